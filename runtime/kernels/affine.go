@@ -1,0 +1,63 @@
+package kernels
+
+// MLX affine quantization: element i of a row is the unsigned Bits-bit value
+// at bit Bits*i of the row's little-endian words, and w = scale*q + bias with
+// the scale and bias of group i/GroupSize.
+
+// affineParam reads entry i of a scales or biases array.
+func (w *Matrix) affineParam(b []byte, i int) float32 {
+	switch w.ScaleType {
+	case F32:
+		return asF32(b)[i]
+	case F16:
+		return f16ToF32(asU16(b)[i])
+	}
+	return bf16ToF32(asU16(b)[i])
+}
+
+// affineQ returns the quantized value of element i of a packed row.
+func affineQ(row []byte, bits, i int) float32 {
+	if bits == 8 {
+		return float32(row[i])
+	}
+	return float32(row[i/2] >> (4 * (i & 1)) & 0xf)
+}
+
+func (w *Matrix) affineRow(r int, dst []float32) {
+	row := w.rowData(r)
+	groups := w.Cols / w.GroupSize
+	for g := range groups {
+		s := w.affineParam(w.Scales, r*groups+g)
+		b := w.affineParam(w.Biases, r*groups+g)
+		for i := g * w.GroupSize; i < (g+1)*w.GroupSize; i++ {
+			dst[i] = float32(s*affineQ(row, w.Bits, i)) + b
+		}
+	}
+}
+
+// affineDotRef returns Σ_g scale_g*Σ_{i∈g} q_i*x_i + bias_g*xsum[g] for row r,
+// with xsum the per-group sums of x, all in float32.
+func (w *Matrix) affineDotRef(r int, x, xsum []float32) float32 {
+	row := w.rowData(r)
+	groups := w.Cols / w.GroupSize
+	var acc float32
+	for g := range groups {
+		var s0, s1 float32
+		i0 := g * w.GroupSize
+		xs := x[i0 : i0+w.GroupSize]
+		if w.Bits == 8 {
+			for i, v := range row[i0 : i0+w.GroupSize] {
+				s0 += float32(v) * xs[i]
+			}
+		} else {
+			for i, v := range row[i0/2 : (i0+w.GroupSize)/2] {
+				s0 += float32(v&0xf) * xs[2*i]
+				s1 += float32(v>>4) * xs[2*i+1]
+			}
+		}
+		sc := w.affineParam(w.Scales, r*groups+g)
+		bi := w.affineParam(w.Biases, r*groups+g)
+		acc += float32(sc*(s0+s1)) + float32(bi*xsum[g])
+	}
+	return acc
+}

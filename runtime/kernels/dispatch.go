@@ -1,0 +1,81 @@
+package kernels
+
+import "sync/atomic"
+
+// impls is one complete set of kernel implementations. The reference set is
+// plain Go; the fast set starts as a copy of it and the architecture files
+// replace entries with assembly at init, depending on the CPU.
+type impls struct {
+	name string
+
+	dot      func(a, b []float32) float32
+	dotF16   func(a []uint16, b []float32) float32
+	axpy     func(alpha float32, x, y []float32)
+	axpyF16  func(alpha float32, x []uint16, y []float32)
+	f16ToF32 func(dst []float32, src []uint16)
+	f32ToF16 func(dst []uint16, src []float32)
+
+	// quantize converts one activation row to its 8-bit block form.
+	quantize [actQ8_K + 1]func(dst []byte, src []float32)
+	// qdot holds, per weight format, the dot products of one weight row with
+	// len(out) ≤ 4 quantized activation rows spaced xstride bytes apart.
+	qdot [MLXAffine + 1]func(w, x []byte, xstride int, out []float32)
+}
+
+var (
+	refImpls  = newRefImpls()
+	fastImpls = newRefImpls()
+	current   atomic.Pointer[impls]
+)
+
+func init() {
+	fastImpls.name = "go"
+	initArch(&fastImpls) // per-architecture file
+	current.Store(&fastImpls)
+}
+
+func impl() *impls { return current.Load() }
+
+// SetReference forces the plain Go reference kernels (on = true) or restores
+// the fastest ones for this CPU (on = false). It is meant to be called once at
+// start-up (the cli maps an environment variable to it); calls racing with
+// running kernels are safe but give mixed results.
+func SetReference(on bool) {
+	if on {
+		current.Store(&refImpls)
+	} else {
+		current.Store(&fastImpls)
+	}
+}
+
+// Implementation names the kernels in use: "reference", "go" (no assembly
+// for this CPU or build), or the instruction sets of the assembly ("avx2",
+// "neon+dotprod", ...).
+func Implementation() string { return impl().name }
+
+func newRefImpls() impls {
+	return impls{
+		name:     "reference",
+		dot:      dotRef,
+		dotF16:   dotF16Ref,
+		axpy:     axpyRef,
+		axpyF16:  axpyF16Ref,
+		f16ToF32: f16ToF32Ref,
+		f32ToF16: f32ToF16Ref,
+		quantize: [actQ8_K + 1]func([]byte, []float32){
+			actQ8_0: quantizeQ8_0Ref,
+			actQ8_1: quantizeQ8_1Ref,
+			actQ8_K: quantizeQ8_KRef,
+		},
+		qdot: [MLXAffine + 1]func(w, x []byte, xstride int, out []float32){
+			Q8_0: qdotQ8_0Ref,
+			Q4_0: qdotQ4_0Ref,
+			Q4_1: qdotQ4_1Ref,
+			Q5_0: qdotQ5_0Ref,
+			Q5_1: qdotQ5_1Ref,
+			Q4_K: qdotQ4_KRef,
+			Q5_K: qdotQ5_KRef,
+			Q6_K: qdotQ6_KRef,
+		},
+	}
+}

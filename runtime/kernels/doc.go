@@ -1,0 +1,18 @@
+// Package kernels holds the compute kernels of the inference engine: weight
+// matrices in their stored formats (F32, F16, BF16, the GGUF block formats
+// Q8_0 … Q6_K, and MLX affine 4/8-bit), matrix × vector products split across
+// a fixed pool of workers, and the vector primitives of a transformer layer
+// (dot, axpy, RMSNorm, SiLU, softmax).
+//
+// Every operation has a plain Go reference implementation. On amd64 (AVX2,
+// FMA, F16C) and arm64 (NEON, SDOT when present) the hot loops have assembly
+// versions, chosen at start-up from golang.org/x/sys/cpu. The build tag
+// noasm, or SetReference(true), forces the reference code everywhere.
+//
+// For the GGUF quantized formats the activations are quantized to 8 bits the
+// way ggml does it (Q8_0, Q8_1 or Q8_K blocks) and the dot products are
+// computed in integers, so results follow llama.cpp closely.
+//
+// The kernels assume a little-endian host, as are all the platforms the
+// project ships for; NewMatrix refuses to work on a big-endian one.
+package kernels

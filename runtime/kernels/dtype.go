@@ -1,0 +1,123 @@
+package kernels
+
+import "fmt"
+
+// DType is how a weight matrix is stored.
+type DType uint8
+
+// The storage formats. The GGUF block formats are laid out exactly as ggml
+// lays them out (ggml-common.h).
+const (
+	F32 DType = iota
+	F16
+	BF16
+	Q8_0
+	Q4_0
+	Q4_1
+	Q5_0
+	Q5_1
+	Q4_K
+	Q5_K
+	Q6_K
+	MLXAffine
+)
+
+var dtypeNames = [...]string{"F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q4_K", "Q5_K", "Q6_K", "MLXAffine"}
+
+// String returns the usual name of the format ("Q4_K", "BF16", ...).
+func (d DType) String() string {
+	if int(d) < len(dtypeNames) {
+		return dtypeNames[d]
+	}
+	return fmt.Sprintf("DType(%d)", uint8(d))
+}
+
+// Block geometry of the GGUF formats (elements and bytes per block).
+const (
+	qk   = 32  // elements in a Q4_0 … Q8_1 block
+	qkK  = 256 // elements in a K-quant super-block
+	q8_0 = 34  // bytes: fp16 d, int8 qs[32]
+	q8_1 = 36  // bytes: fp16 d, fp16 s, int8 qs[32]
+	q4_0 = 18  // bytes: fp16 d, qs[16]
+	q4_1 = 20  // bytes: fp16 d, fp16 m, qs[16]
+	q5_0 = 22  // bytes: fp16 d, qh[4], qs[16]
+	q5_1 = 24  // bytes: fp16 d, fp16 m, qh[4], qs[16]
+	q4K  = 144 // bytes: fp16 d, fp16 dmin, scales[12], qs[128]
+	q5K  = 176 // bytes: fp16 d, fp16 dmin, scales[12], qh[32], qs[128]
+	q6K  = 210 // bytes: ql[128], qh[64], int8 scales[16], fp16 d
+	q8K  = 292 // bytes: float32 d, int8 qs[256], int16 bsums[16]
+)
+
+// blockElems returns the elements per block of a format (1 for the float
+// formats and for MLXAffine, whose groups are described by the Matrix).
+func (d DType) blockElems() int {
+	switch d {
+	case Q8_0, Q4_0, Q4_1, Q5_0, Q5_1:
+		return qk
+	case Q4_K, Q5_K, Q6_K:
+		return qkK
+	}
+	return 1
+}
+
+// blockBytes returns the bytes per block of a format (0 for MLXAffine).
+func (d DType) blockBytes() int {
+	switch d {
+	case F32:
+		return 4
+	case F16, BF16:
+		return 2
+	case Q8_0:
+		return q8_0
+	case Q4_0:
+		return q4_0
+	case Q4_1:
+		return q4_1
+	case Q5_0:
+		return q5_0
+	case Q5_1:
+		return q5_1
+	case Q4_K:
+		return q4K
+	case Q5_K:
+		return q5K
+	case Q6_K:
+		return q6K
+	}
+	return 0
+}
+
+// actKind is the form the activations take for a weight format.
+type actKind uint8
+
+const (
+	actF32  actKind = iota // float32 as given
+	actQ8_0                // ggml block_q8_0
+	actQ8_1                // ggml block_q8_1
+	actQ8_K                // ggml block_q8_K
+)
+
+func (d DType) act() actKind {
+	switch d {
+	case Q8_0, Q4_0, Q5_0:
+		return actQ8_0
+	case Q4_1, Q5_1:
+		return actQ8_1
+	case Q4_K, Q5_K, Q6_K:
+		return actQ8_K
+	}
+	return actF32
+}
+
+// rowBytes returns the bytes of one quantized activation row of cols elements.
+func (a actKind) rowBytes(cols int) int {
+	switch a {
+	case actQ8_0:
+		return cols / qk * q8_0
+	case actQ8_1:
+		return cols / qk * q8_1
+	case actQ8_K:
+		return cols / qkK * q8K
+	}
+	return 0
+}

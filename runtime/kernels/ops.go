@@ -1,0 +1,65 @@
+package kernels
+
+import "math"
+
+// RMSNorm sets dst[i] = x[i] / sqrt(mean(x²) + eps) * weight[i]. The sum of
+// squares is accumulated in float64. dst may be x.
+func RMSNorm(dst, x, weight []float32, eps float32) {
+	dst = dst[:len(x)]
+	weight = weight[:len(x)]
+	var ss float64
+	for _, v := range x {
+		ss += float64(v) * float64(v)
+	}
+	scale := float32(1 / math.Sqrt(ss/float64(len(x))+float64(eps)))
+	for i, v := range x {
+		dst[i] = v * scale * weight[i]
+	}
+}
+
+// SiLUMul sets gate[i] = silu(gate[i]) * up[i], silu(g) = g / (1 + e^-g).
+func SiLUMul(gate, up []float32) {
+	up = up[:len(gate)]
+	for i, g := range gate {
+		gate[i] = g / (1 + float32(math.Exp(float64(-g)))) * up[i]
+	}
+}
+
+// Softmax replaces x with exp(x[i] - max) / Σ exp(x[j] - max). Entries equal
+// to -Inf (masked) become 0. An empty slice is left alone.
+func Softmax(x []float32) {
+	if len(x) == 0 {
+		return
+	}
+	m := x[0]
+	for _, v := range x[1:] {
+		if v > m {
+			m = v
+		}
+	}
+	var sum float64
+	for i, v := range x {
+		e := float32(math.Exp(float64(v - m)))
+		x[i] = e
+		sum += float64(e)
+	}
+	inv := float32(1 / sum)
+	for i := range x {
+		x[i] *= inv
+	}
+}
+
+// Scale multiplies every x[i] by s.
+func Scale(x []float32, s float32) {
+	for i := range x {
+		x[i] *= s
+	}
+}
+
+// Add adds x[i] to dst[i] for i < len(dst); x must be at least as long as dst.
+func Add(dst, x []float32) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		dst[i] += v
+	}
+}

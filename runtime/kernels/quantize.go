@@ -1,0 +1,96 @@
+package kernels
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Activation quantization, as ggml-cpu does it on x86 (AVX2): for Q8_0 and
+// Q8_1 the scale is d = amax/127, the values are x·(127/amax) rounded to
+// nearest even; for Q8_K it is quantize_row_q8_K_ref: the element of largest
+// magnitude maps to -127, the values are rounded to nearest even and clamped
+// at 127, and bsums holds the sums of each 16 values.
+
+func absMax(x []float32) float32 {
+	var m float32
+	for _, v := range x {
+		if a := float32(math.Abs(float64(v))); a > m {
+			m = a
+		}
+	}
+	return m
+}
+
+// roundEven rounds to the nearest integer, ties to even (as VROUNDPS with
+// _MM_ROUND_NEAREST and as ggml's nearest_int).
+func roundEven(f float32) int32 { return int32(math.RoundToEven(float64(f))) }
+
+// quantizeQ8_32 writes one 32-element block: fp16 d at 0, qs at off; it
+// returns the float32 scale (before its rounding to fp16) and the sum of the
+// quantized values.
+func quantizeQ8_32(dst []byte, x []float32, off int) (float32, int32) {
+	amax := absMax(x[:qk])
+	d := amax / 127
+	binary.LittleEndian.PutUint16(dst, f32ToF16(d))
+	var id float32
+	if amax != 0 {
+		id = 127 / amax
+	}
+	var sum int32
+	qs := dst[off : off+qk]
+	for j, v := range x[:qk] {
+		q := roundEven(v * id)
+		qs[j] = byte(int8(q))
+		sum += q
+	}
+	return d, sum
+}
+
+// quantizeQ8_0Ref quantizes len(src) (a multiple of 32) floats into Q8_0 blocks.
+func quantizeQ8_0Ref(dst []byte, src []float32) {
+	for i := 0; i+qk <= len(src); i += qk {
+		quantizeQ8_32(dst[i/qk*q8_0:], src[i:], 2)
+	}
+}
+
+// quantizeQ8_1Ref quantizes into Q8_1 blocks: as Q8_0 plus s = d·Σqs in fp16.
+func quantizeQ8_1Ref(dst []byte, src []float32) {
+	for i := 0; i+qk <= len(src); i += qk {
+		b := dst[i/qk*q8_1:]
+		d, sum := quantizeQ8_32(b, src[i:], 4)
+		binary.LittleEndian.PutUint16(b[2:], f32ToF16(d*float32(sum)))
+	}
+}
+
+// quantizeQ8_KRef quantizes len(src) (a multiple of 256) floats into Q8_K blocks.
+func quantizeQ8_KRef(dst []byte, src []float32) {
+	for i := 0; i+qkK <= len(src); i += qkK {
+		quantizeQ8_KBlock(dst[i/qkK*q8K:][:q8K], src[i:i+qkK])
+	}
+}
+
+func quantizeQ8_KBlock(b []byte, x []float32) {
+	var max, amax float32
+	for _, v := range x {
+		if a := float32(math.Abs(float64(v))); a > amax {
+			amax, max = a, v
+		}
+	}
+	if amax == 0 {
+		clear(b)
+		return
+	}
+	iscale := -127 / max
+	qs := b[4 : 4+qkK]
+	for j, v := range x {
+		qs[j] = byte(int8(min(127, roundEven(iscale*v))))
+	}
+	for j := 0; j < qkK/16; j++ {
+		var s int16
+		for _, q := range qs[j*16 : j*16+16] {
+			s += int16(int8(q))
+		}
+		binary.LittleEndian.PutUint16(b[4+qkK+2*j:], uint16(s))
+	}
+	binary.LittleEndian.PutUint32(b, math.Float32bits(1/iscale))
+}
