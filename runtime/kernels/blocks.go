@@ -12,30 +12,33 @@ import (
 func le16(b []byte) uint16  { return binary.LittleEndian.Uint16(b) }
 func half(b []byte) float32 { return f16ToF32(binary.LittleEndian.Uint16(b)) }
 
-// formats32 and formatsK index the decoders and block sizes by format.
-var (
-	formats32 = [MLXAffine + 1]struct {
-		dec   block32
-		bytes int
-	}{
-		Q8_0: {decodeQ8_0, q8_0},
-		Q4_0: {decodeQ4_0, q4_0},
-		Q4_1: {decodeQ4_1, q4_1},
-		Q5_0: {decodeQ5_0, q5_0},
-		Q5_1: {decodeQ5_1, q5_1},
+// decode32 decodes a 32-element block of format t: w[j] = d*q[j] + m. A
+// switch rather than a table of functions, so that q stays on the stack.
+func decode32(t DType, b []byte, q *[qk]int8) (d, m float32) {
+	switch t {
+	case Q8_0:
+		return decodeQ8_0(b, q)
+	case Q4_0:
+		return decodeQ4_0(b, q)
+	case Q4_1:
+		return decodeQ4_1(b, q)
+	case Q5_0:
+		return decodeQ5_0(b, q)
 	}
-	formatsK = [MLXAffine + 1]struct {
-		dec   blockK
-		bytes int
-	}{
-		Q4_K: {decodeQ4_K, q4K},
-		Q5_K: {decodeQ5_K, q5K},
-		Q6_K: {decodeQ6_K, q6K},
-	}
-)
+	return decodeQ5_1(b, q)
+}
 
-// block32 decodes a 32-element block: w[j] = d*q[j] + m.
-type block32 func(b []byte, q *[qk]int8) (d, m float32)
+// decodeK decodes a 256-element super-block of format t: element e of
+// sub-block s = e/16 is w = d*sc[s]*q[e] - dmin*mn[s].
+func decodeK(t DType, b []byte, q *[qkK]int8, sc, mn *[16]int32) (d, dmin float32) {
+	switch t {
+	case Q4_K:
+		return decodeQ4_K(b, q, sc, mn)
+	case Q5_K:
+		return decodeQ5_K(b, q, sc, mn)
+	}
+	return decodeQ6_K(b, q, sc, mn)
+}
 
 func decodeQ8_0(b []byte, q *[qk]int8) (float32, float32) {
 	for j, v := range b[2 : 2+qk] {
@@ -80,10 +83,6 @@ func decodeQ5_1(b []byte, q *[qk]int8) (float32, float32) {
 	decode5(binary.LittleEndian.Uint32(b[4:]), b[8:], q, 0)
 	return half(b), half(b[2:])
 }
-
-// blockK decodes a 256-element super-block: element e of sub-block s = e/16
-// is w = d*sc[s]*q[e] - dmin*mn[s].
-type blockK func(b []byte, q *[qkK]int8, sc, mn *[16]int32) (d, dmin float32)
 
 // scaleMinK4 unpacks the 6-bit scale and min of sub-block j (of 8) of a
 // Q4_K/Q5_K super-block from its 12 packed bytes.

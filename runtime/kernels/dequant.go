@@ -18,11 +18,10 @@ func (w *Matrix) Row(r int, dst []float32) {
 			dst[i] = bf16ToF32(h)
 		}
 	default:
-		if f := formats32[w.Type]; f.dec != nil {
-			dequant32(b, dst, f.bytes, f.dec)
+		if w.Type.blockElems() == qk {
+			dequant32(w.Type, b, dst)
 		} else {
-			f := formatsK[w.Type]
-			dequantK(b, dst, f.bytes, f.dec)
+			dequantK(w.Type, b, dst)
 		}
 	case MLXAffine:
 		w.affineRow(r, dst)
@@ -30,10 +29,11 @@ func (w *Matrix) Row(r int, dst []float32) {
 }
 
 // dequant32 computes w = d*q + m per element, as ggml's dequantize_row_*.
-func dequant32(b []byte, dst []float32, wb int, dec block32) {
+func dequant32(t DType, b []byte, dst []float32) {
 	var q [qk]int8
+	wb := t.blockBytes()
 	for blk := range len(b) / wb {
-		d, m := dec(b[blk*wb:], &q)
+		d, m := decode32(t, b[blk*wb:], &q)
 		out := dst[blk*qk : blk*qk+qk]
 		for j, v := range q {
 			out[j] = float32(float32(v)*d) + m
@@ -43,11 +43,12 @@ func dequant32(b []byte, dst []float32, wb int, dec block32) {
 
 // dequantK computes w = (d*sc)*q - dmin*m per element, as ggml's
 // dequantize_row_q4_K and friends.
-func dequantK(b []byte, dst []float32, wb int, dec blockK) {
+func dequantK(t DType, b []byte, dst []float32) {
 	var q [qkK]int8
 	var sc, mn [16]int32
+	wb := t.blockBytes()
 	for blk := range len(b) / wb {
-		d, dmin := dec(b[blk*wb:], &q, &sc, &mn)
+		d, dmin := decodeK(t, b[blk*wb:], &q, &sc, &mn)
 		out := dst[blk*qkK : blk*qkK+qkK]
 		for s := range 16 {
 			ds := d * float32(sc[s])

@@ -121,3 +121,13 @@ func (a actKind) rowBytes(cols int) int {
 	}
 	return 0
 }
+
+// ggmlTypes maps ggml's type numbers (as in GGUF tensor infos) to DTypes.
+var ggmlTypes = map[uint32]DType{0: F32, 1: F16, 2: Q4_0, 3: Q4_1, 6: Q5_0, 7: Q5_1, 8: Q8_0, 12: Q4_K, 13: Q5_K, 14: Q6_K, 30: BF16}
+
+// FromGGML returns the DType of a ggml tensor type number (GGUF's tensor
+// type field), and false for types the kernels do not compute.
+func FromGGML(ggmlType uint32) (DType, bool) {
+	d, ok := ggmlTypes[ggmlType]
+	return d, ok
+}

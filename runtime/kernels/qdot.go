@@ -8,12 +8,15 @@ import "encoding/binary"
 // weight block is decoded once and used for every activation row, the shape
 // a prefill matmul wants.
 
-func qdot32(w, x []byte, xstride int, out []float32, wb, xb int, dec block32) {
+func qdot32(t DType, w, x []byte, xstride int, out []float32) {
 	var acc [4]float32
 	var q [qk]int8
-	nb := len(w) / wb
-	for blk := range nb {
-		d, m := dec(w[blk*wb:], &q)
+	wb, xb := t.blockBytes(), q8_0
+	if t.act() == actQ8_1 {
+		xb = q8_1
+	}
+	for blk := range len(w) / wb {
+		d, m := decode32(t, w[blk*wb:], &q)
 		for r := range out {
 			y := x[r*xstride+blk*xb:][:xb]
 			ys := y[xb-qk:]
@@ -30,13 +33,13 @@ func qdot32(w, x []byte, xstride int, out []float32, wb, xb int, dec block32) {
 	copy(out, acc[:len(out)])
 }
 
-func qdotK(w, x []byte, xstride int, out []float32, wb int, dec blockK) {
+func qdotK(t DType, w, x []byte, xstride int, out []float32) {
 	var acc [4]float32
 	var q [qkK]int8
 	var sc, mn [16]int32
-	nb := len(w) / wb
-	for blk := range nb {
-		d, dmin := dec(w[blk*wb:], &q, &sc, &mn)
+	wb := t.blockBytes()
+	for blk := range len(w) / wb {
+		d, dmin := decodeK(t, w[blk*wb:], &q, &sc, &mn)
 		for r := range out {
 			y := x[r*xstride+blk*q8K:][:q8K]
 			ys := y[4 : 4+qkK]
@@ -57,11 +60,11 @@ func qdotK(w, x []byte, xstride int, out []float32, wb int, dec blockK) {
 	copy(out, acc[:len(out)])
 }
 
-func qdotQ8_0Ref(w, x []byte, xs int, out []float32) { qdot32(w, x, xs, out, q8_0, q8_0, decodeQ8_0) }
-func qdotQ4_0Ref(w, x []byte, xs int, out []float32) { qdot32(w, x, xs, out, q4_0, q8_0, decodeQ4_0) }
-func qdotQ4_1Ref(w, x []byte, xs int, out []float32) { qdot32(w, x, xs, out, q4_1, q8_1, decodeQ4_1) }
-func qdotQ5_0Ref(w, x []byte, xs int, out []float32) { qdot32(w, x, xs, out, q5_0, q8_0, decodeQ5_0) }
-func qdotQ5_1Ref(w, x []byte, xs int, out []float32) { qdot32(w, x, xs, out, q5_1, q8_1, decodeQ5_1) }
-func qdotQ4_KRef(w, x []byte, xs int, out []float32) { qdotK(w, x, xs, out, q4K, decodeQ4_K) }
-func qdotQ5_KRef(w, x []byte, xs int, out []float32) { qdotK(w, x, xs, out, q5K, decodeQ5_K) }
-func qdotQ6_KRef(w, x []byte, xs int, out []float32) { qdotK(w, x, xs, out, q6K, decodeQ6_K) }
+func qdotQ8_0Ref(w, x []byte, xs int, out []float32) { qdot32(Q8_0, w, x, xs, out) }
+func qdotQ4_0Ref(w, x []byte, xs int, out []float32) { qdot32(Q4_0, w, x, xs, out) }
+func qdotQ4_1Ref(w, x []byte, xs int, out []float32) { qdot32(Q4_1, w, x, xs, out) }
+func qdotQ5_0Ref(w, x []byte, xs int, out []float32) { qdot32(Q5_0, w, x, xs, out) }
+func qdotQ5_1Ref(w, x []byte, xs int, out []float32) { qdot32(Q5_1, w, x, xs, out) }
+func qdotQ4_KRef(w, x []byte, xs int, out []float32) { qdotK(Q4_K, w, x, xs, out) }
+func qdotQ5_KRef(w, x []byte, xs int, out []float32) { qdotK(Q5_K, w, x, xs, out) }
+func qdotQ6_KRef(w, x []byte, xs int, out []float32) { qdotK(Q6_K, w, x, xs, out) }

@@ -1,0 +1,59 @@
+package kernels
+
+import (
+	"fmt"
+	"testing"
+)
+
+// benchShapes are matvec shapes of a small model (SmolLM2-135M: hidden 576,
+// ffn 1536, vocab 49152) plus a prefill of 64 tokens.
+var benchShapes = []struct{ rows, cols, n int }{
+	{576, 576, 1},
+	{1536, 576, 1},
+	{576, 1536, 1},
+	{49152, 576, 1},
+	{1536, 576, 64},
+}
+
+// BenchmarkMatMul reports weight bytes per second (SetBytes is the size of
+// the stored matrix), with the fastest kernels and with the reference ones.
+func BenchmarkMatMul(b *testing.B) {
+	rng := newRand(10)
+	for _, impl := range []string{"asm", "ref"} {
+		for _, typ := range allTypes {
+			for _, s := range benchShapes {
+				if s.cols%typ.blockElems() != 0 || (testing.Short() && s.rows > 10000) {
+					continue
+				}
+				name := fmt.Sprintf("%s/%v/%dx%d/n=%d", impl, typ, s.rows, s.cols, s.n)
+				b.Run(name, func(b *testing.B) {
+					SetReference(impl == "ref")
+					defer SetReference(false)
+					w := randomMatrix(b, rng, typ, s.rows, s.cols)
+					x := randFloats(rng, s.n*s.cols, 1)
+					out := make([]float32, s.n*s.rows)
+					p := NewPool(PhysicalCores())
+					defer p.Close()
+					p.MatMul(w, x, s.n, out)
+					b.SetBytes(int64(len(w.Data) + len(w.Scales) + len(w.Biases)))
+					b.ReportAllocs()
+					b.ResetTimer()
+					for range b.N {
+						p.MatMul(w, x, s.n, out)
+					}
+				})
+			}
+		}
+	}
+}
+
+func BenchmarkParallel(b *testing.B) {
+	p := NewPool(PhysicalCores())
+	defer p.Close()
+	var sink [64]float32
+	fn := func(i int) { sink[i]++ }
+	b.ReportAllocs()
+	for range b.N {
+		p.Parallel(64, fn)
+	}
+}
