@@ -10,6 +10,7 @@ type impls struct {
 
 	dot      func(a, b []float32) float32
 	dotF16   func(a []uint16, b []float32) float32
+	dotBF16  func(a []uint16, b []float32) float32
 	axpy     func(alpha float32, x, y []float32)
 	axpyF16  func(alpha float32, x []uint16, y []float32)
 	f16ToF32 func(dst []float32, src []uint16)
@@ -58,6 +59,7 @@ func newRefImpls() impls {
 		name:     "reference",
 		dot:      dotRef,
 		dotF16:   dotF16Ref,
+		dotBF16:  dotBF16Ref,
 		axpy:     axpyRef,
 		axpyF16:  axpyF16Ref,
 		f16ToF32: f16ToF32Ref,

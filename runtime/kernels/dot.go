@@ -61,6 +61,23 @@ func dotF16Ref(a []uint16, b []float32) float32 {
 	return (s0 + s1) + (s2 + s3)
 }
 
+// dotBF16Ref is dotF16Ref for bfloat16 weights.
+func dotBF16Ref(a []uint16, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += bf16ToF32(a[i]) * b[i]
+		s1 += bf16ToF32(a[i+1]) * b[i+1]
+		s2 += bf16ToF32(a[i+2]) * b[i+2]
+		s3 += bf16ToF32(a[i+3]) * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += bf16ToF32(a[i]) * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
 func axpyRef(alpha float32, x, y []float32) {
 	y = y[:len(x)]
 	for i, v := range x {

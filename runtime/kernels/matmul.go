@@ -126,6 +126,9 @@ func (p *Pool) floatRow(s *workerScratch, r int) {
 	case w.Type == F16 && j.n == 1:
 		j.out[r] = j.k.dotF16(asU16(w.rowData(r)), j.x[:cols])
 		return
+	case w.Type == BF16 && j.n == 1:
+		j.out[r] = j.k.dotBF16(asU16(w.rowData(r)), j.x[:cols])
+		return
 	}
 	var wr []float32
 	switch w.Type {
