@@ -1,0 +1,125 @@
+// Package config describes a model's architecture and hyper-parameters in one
+// struct, Model, whether they come from a Hugging Face config.json (FromHFDir,
+// FromHFJSON) or from a GGUF file's metadata (FromGGUF). It also reads the
+// sampling defaults of generation_config.json (LoadGeneration).
+//
+// Every value read is checked (positive sizes, heads that divide evenly,
+// bounds that keep the runtime's allocations sane); a bad config gives an
+// error wrapping ErrInvalid or ErrUnsupported that says which key is wrong.
+package config
+
+import "errors"
+
+// Errors returned (wrapped) by this package.
+var (
+	// ErrInvalid reports a missing, malformed or out-of-range value.
+	ErrInvalid = errors.New("invalid model config")
+	// ErrUnsupported reports a valid config this runtime cannot run, such as an
+	// unknown architecture or quantization method.
+	ErrUnsupported = errors.New("unsupported model config")
+)
+
+// Source tells where a Model description came from. It matters to the
+// runtime because the two sources store Q/K projection rows differently:
+// Hugging Face weights use the rotate-half RoPE layout, while llama.cpp's
+// converter permutes llama Q/K rows into the interleaved layout.
+type Source int
+
+// The sources of a Model.
+const (
+	SourceHF   Source = iota + 1 // a Hugging Face (or MLX) config.json
+	SourceGGUF                   // GGUF metadata
+)
+
+// String returns "hf" or "gguf".
+func (s Source) String() string {
+	switch s {
+	case SourceHF:
+		return "hf"
+	case SourceGGUF:
+		return "gguf"
+	}
+	return "unknown"
+}
+
+// Model is everything the runtime needs to build a model of any supported
+// architecture. Sizes are in elements; unset optional values are zero.
+type Model struct {
+	Source       Source
+	Arch         string // normalised family: llama (also Mistral), qwen2, qwen3, gemma2, gemma3, phi3
+	Architecture string // as written: "MistralForCausalLM", or GGUF general.architecture
+	Name         string // GGUF general.name; empty for Hugging Face
+
+	VocabSize     int
+	HiddenSize    int
+	Layers        int
+	Heads         int
+	KVHeads       int
+	HeadDim       int // explicit, else HiddenSize/Heads
+	FFNSize       int // intermediate size of the MLP
+	ContextLength int // max_position_embeddings / context_length
+
+	RMSNormEps     float32
+	HiddenAct      string  // "silu" or "gelu_pytorch_tanh"
+	RopeTheta      float32 // base of the rotary frequencies (global layers for gemma3)
+	RopeLocalTheta float32 // gemma3: base for the sliding-window layers
+	RopeDim        int     // dimensions rotated per head (HeadDim unless partial)
+	RopeScaling    RopeScaling
+
+	TieEmbeddings bool // no separate output matrix: the embedding is reused
+	AttentionBias bool // q/k/v projections have biases (qwen2)
+
+	SlidingWindow  int // tokens seen by sliding-window layers; 0 = none
+	SlidingPattern int // every SlidingPattern-th layer is global; 0 = all layers slide when SlidingWindow > 0
+
+	AttnSoftcap        float32 // gemma2: tanh cap on attention scores; 0 = none
+	FinalSoftcap       float32 // gemma2: tanh cap on output logits; 0 = none
+	QueryPreAttnScalar float32 // gemma: scores are scaled by 1/sqrt(this); 0 = 1/sqrt(HeadDim)
+
+	BOS int   // beginning-of-sequence token id, -1 if none
+	EOS []int // end-of-sequence token ids
+
+	Quantization *Quantization // MLX affine quantization, nil if the weights are not quantized so
+	TorchDtype   string        // Hugging Face torch_dtype ("bfloat16", ...); empty for GGUF
+	FileType     int           // GGUF general.file_type (llama_ftype), -1 if absent or Hugging Face
+}
+
+// RopeScaling describes how rotary frequencies are stretched for long
+// contexts. Type is "" (none), "linear", "llama3", "yarn" or "longrope".
+type RopeScaling struct {
+	Type            string
+	Factor          float32
+	OriginalContext int // original_max_position_embeddings / original_context_length
+
+	LowFreqFactor, HighFreqFactor float32 // llama3
+	BetaFast, BetaSlow            float32 // yarn
+	AttnFactor                    float32 // yarn, longrope: attention scale; 0 = derived from Factor
+
+	ShortFactor, LongFactor []float32 // longrope: per-pair divisors, RopeDim/2 each
+
+	// Freqs, when set, holds a divisor for each rotary frequency pair
+	// (RopeDim/2 values). A GGUF llama3 model carries its scaling only this
+	// way (the rope_freqs tensor; Factor and the other parameters stay zero);
+	// for Hugging Face llama3 scaling it is computed from the parameters, so
+	// both sources give the runtime the same numbers.
+	Freqs []float32
+}
+
+// Quantization is the MLX affine quantization of a model's weights: groups of
+// GroupSize values share a scale and a bias, each value stored in Bits bits.
+type Quantization struct {
+	GroupSize int
+	Bits      int
+	Mode      string // "affine" unless the config says otherwise
+}
+
+// LayerSliding reports whether layer i (from 0) uses sliding-window attention.
+func (m *Model) LayerSliding(i int) bool {
+	if m.SlidingWindow <= 0 {
+		return false
+	}
+	if m.SlidingPattern <= 0 {
+		return true
+	}
+	return (i+1)%m.SlidingPattern != 0
+}

@@ -1,0 +1,233 @@
+package config
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/mlxrun/mlx/models/gguf"
+)
+
+// FromGGUF describes the model in a GGUF file from general.architecture, the
+// {arch}.* keys, the tokenizer's special ids and the tensor list (no
+// output.weight means tied embeddings; attn_q.bias means attention biases;
+// rope_freqs / rope_factors_* carry RoPE scaling). The file must stay open
+// during the call; the Model does not refer to it afterwards.
+func FromGGUF(f *gguf.File) (*Model, error) {
+	m, err := fromGGUF(f)
+	if err != nil {
+		return nil, fmt.Errorf("config: %s: %w", f.Path, err)
+	}
+	return m, nil
+}
+
+// ggufReader reads {arch}.* keys and keeps the first error.
+type ggufReader struct {
+	f    *gguf.File
+	arch string
+	err  error
+}
+
+func (g *ggufReader) fail(key, format string, args ...any) {
+	if g.err == nil {
+		g.err = fmt.Errorf("%w: %s: %s", ErrInvalid, key, fmt.Sprintf(format, args...))
+	}
+}
+
+// uint returns the unsigned integer under arch.key, def when absent.
+func (g *ggufReader) uint(key string, def int, required bool) int {
+	full := g.arch + "." + key
+	if _, ok := g.f.Lookup(full); !ok {
+		if required {
+			g.fail(full, "missing")
+		}
+		return def
+	}
+	v, ok := g.f.Uint(full)
+	if !ok || v > math.MaxInt32 {
+		g.fail(full, "want a non-negative integer below 2^31")
+		return def
+	}
+	return int(v)
+}
+
+// float returns the number under arch.key, def when absent.
+func (g *ggufReader) float(key string, def float64, required bool) float32 {
+	full := g.arch + "." + key
+	if _, ok := g.f.Lookup(full); !ok {
+		if required {
+			g.fail(full, "missing")
+		}
+		return float32(def)
+	}
+	v, ok := g.f.Float(full)
+	if !ok {
+		g.fail(full, "want a number")
+	}
+	return float32(v)
+}
+
+func (g *ggufReader) has(name string) bool {
+	_, ok := g.f.Tensor(name)
+	return ok
+}
+
+func fromGGUF(f *gguf.File) (*Model, error) {
+	name, ok := f.String("general.architecture")
+	if !ok {
+		return nil, fmt.Errorf("%w: general.architecture missing or not a string", ErrInvalid)
+	}
+	fam, ok := ggufArchitectures[name]
+	if !ok {
+		return nil, unsupportedArch("general.architecture", name, ggufArchitectures)
+	}
+	g := &ggufReader{f: f, arch: name}
+	m := &Model{Source: SourceGGUF, Arch: fam.arch, Architecture: name, HiddenAct: fam.act, FileType: -1}
+	m.Name, _ = f.String("general.name")
+	m.HiddenSize = g.uint("embedding_length", 0, true)
+	m.Layers = g.uint("block_count", 0, true)
+	m.FFNSize = g.uint("feed_forward_length", 0, true)
+	m.ContextLength = g.uint("context_length", 0, true)
+	m.Heads = g.uint("attention.head_count", 0, true)
+	m.KVHeads = g.uint("attention.head_count_kv", m.Heads, false)
+	headDim := 0
+	if m.Heads > 0 && m.HiddenSize%m.Heads == 0 {
+		headDim = m.HiddenSize / m.Heads
+	}
+	m.HeadDim = g.uint("attention.key_length", headDim, false)
+	m.RopeDim = g.uint("rope.dimension_count", m.HeadDim, false)
+	m.VocabSize = g.uint("vocab_size", tokenCount(f), false)
+	m.RMSNormEps = g.float("attention.layer_norm_rms_epsilon", 0, true)
+	m.RopeTheta = g.float("rope.freq_base", fam.theta, false)
+	if fam.localTheta != 0 {
+		m.RopeLocalTheta = g.float("rope.freq_base_swa", fam.localTheta, false)
+	}
+	m.TieEmbeddings = !g.has("output.weight")
+	m.AttentionBias = fam.bias || g.has("blk.0.attn_q.bias") || g.has("blk.0.attn_qkv.bias")
+	ggufGemma(g, fam, m)
+	m.BOS, m.EOS = ggufTokens(f)
+	if v, ok := f.Uint("general.file_type"); ok && v <= math.MaxInt32 {
+		m.FileType = int(v)
+	}
+	if g.err != nil {
+		return nil, g.err
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	rope, err := ggufRope(g, m.RopeDim)
+	if err != nil {
+		return nil, err
+	}
+	m.RopeScaling = rope
+	return m, m.RopeScaling.validate(m.RopeDim)
+}
+
+// ggufGemma reads the sliding window and the gemma-specific values.
+func ggufGemma(g *ggufReader, fam *family, m *Model) {
+	window := 0
+	if fam.pattern > 0 {
+		window = fam.window
+	}
+	if fam.sliding != noSliding {
+		m.SlidingWindow = g.uint("attention.sliding_window", window, false)
+	}
+	if fam.pattern == 0 {
+		return
+	}
+	m.SlidingPattern = fam.pattern
+	if v, ok := g.f.Uint(g.arch + ".attention.sliding_window_pattern"); ok && v <= maxLayers {
+		m.SlidingPattern = int(v)
+	}
+	m.AttnSoftcap = g.float("attn_logit_softcapping", fam.attnCap, false)
+	m.FinalSoftcap = g.float("final_logit_softcapping", fam.finalCap, false)
+	// llama.cpp scales gemma queries by 1/sqrt(head_dim), except for the 27B
+	// models (46 layers for gemma2, 62 for gemma3), which use
+	// 1/sqrt(hidden/heads), as their query_pre_attn_scalar says.
+	m.QueryPreAttnScalar = float32(m.HeadDim)
+	if scale := g.float("attention.scale", 0, false); scale > 0 {
+		m.QueryPreAttnScalar = 1 / (scale * scale)
+	} else if (m.Layers == 46 && fam == &gemma2Family) || (m.Layers == 62 && fam == &gemma3Family) {
+		m.QueryPreAttnScalar = float32(m.HiddenSize / max(m.Heads, 1))
+	}
+}
+
+// tokenCount returns the length of the token list, 0 when absent.
+func tokenCount(f *gguf.File) int {
+	v, ok := f.Lookup("tokenizer.ggml.tokens")
+	if !ok {
+		return 0
+	}
+	return v.Len()
+}
+
+// ggufTokens returns the BOS id (-1 if none) and the ids that end
+// generation: EOS, then EOT and EOM when they differ.
+func ggufTokens(f *gguf.File) (bos int, eos []int) {
+	bos = -1
+	if v, ok := f.Uint("tokenizer.ggml.bos_token_id"); ok && v <= math.MaxInt32 {
+		bos = int(v)
+	}
+	for _, key := range []string{"tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id", "tokenizer.ggml.eom_token_id"} {
+		if v, ok := f.Uint(key); ok && v <= math.MaxInt32 && !slices.Contains(eos, int(v)) {
+			eos = append(eos, int(v))
+		}
+	}
+	return bos, eos
+}
+
+// ggufRope reads the RoPE scaling keys and factor tensors. ropeDim has been
+// validated.
+func ggufRope(g *ggufReader, ropeDim int) (RopeScaling, error) {
+	typ := ""
+	if v, ok := g.f.String(g.arch + ".rope.scaling.type"); ok && v != "none" {
+		typ = v
+	}
+	s := RopeScaling{
+		Type:            typ,
+		Factor:          g.float("rope.scaling.factor", 0, false),
+		OriginalContext: g.uint("rope.scaling.original_context_length", 0, false),
+		AttnFactor:      g.float("rope.scaling.attn_factor", 0, false),
+	}
+	if lin := g.float("rope.scale_linear", 0, false); typ == "" && lin > 0 && lin != 1 {
+		s.Type, s.Factor = RopeLinear, lin
+	}
+	var err error
+	switch {
+	case g.has("rope_freqs.weight"):
+		s.Type = RopeLlama3
+		s.Freqs, err = ggufFactors(g.f, "rope_freqs.weight", ropeDim/2)
+	case typ == RopeLongRope || g.has("rope_factors_long.weight"):
+		s.Type = RopeLongRope
+		if s.LongFactor, err = ggufFactors(g.f, "rope_factors_long.weight", ropeDim/2); err == nil {
+			s.ShortFactor, err = ggufFactors(g.f, "rope_factors_short.weight", ropeDim/2)
+		}
+	case typ == RopeYarn:
+		s.BetaFast = g.float("rope.scaling.yarn_beta_fast", 32, false)
+		s.BetaSlow = g.float("rope.scaling.yarn_beta_slow", 1, false)
+	case typ != "" && typ != RopeLinear:
+		err = fmt.Errorf("%w: %s.rope.scaling.type %q (supported: linear, yarn, longrope)", ErrUnsupported, g.arch, typ)
+	}
+	if g.err != nil {
+		return RopeScaling{}, g.err
+	}
+	return s, err
+}
+
+// ggufFactors reads an F32 vector of n values.
+func ggufFactors(f *gguf.File, name string, n int) ([]float32, error) {
+	t, ok := f.Tensor(name)
+	if !ok {
+		return nil, fmt.Errorf("%w: tensor %s missing", ErrInvalid, name)
+	}
+	data := f.TensorData(t)
+	if t.Type != gguf.TypeF32 || t.Elements() != uint64(n) || len(data) != 4*n {
+		return nil, fmt.Errorf("%w: tensor %s: want %d F32 values, got %d of %s", ErrInvalid, name, n, t.Elements(), t.Type)
+	}
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+	}
+	return out, nil
+}

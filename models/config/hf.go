@@ -1,0 +1,250 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// maxConfigSize bounds config.json and generation_config.json.
+const maxConfigSize = 16 << 20
+
+// FromHFDir reads dir/config.json.
+func FromHFDir(dir string) (*Model, error) {
+	path := filepath.Join(dir, "config.json")
+	data, err := readFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	m, err := fromHF(data)
+	if err != nil {
+		return nil, fmt.Errorf("config: %s: %w", path, err)
+	}
+	return m, nil
+}
+
+// FromHFJSON reads the text of a Hugging Face config.json. Keys it leaves out
+// take the defaults of the transformers config class, as transformers does;
+// hidden_size, intermediate_size and num_hidden_layers are required.
+// Gemma3ForConditionalGeneration's text_config is read, with the top-level
+// keys (eos_token_id, quantization, ...) as fallback.
+func FromHFJSON(data []byte) (*Model, error) {
+	m, err := fromHF(data)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return m, nil
+}
+
+// readFile reads a file of at most maxConfigSize bytes.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(data) > maxConfigSize {
+		return nil, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrInvalid, maxConfigSize)
+	}
+	return data, nil
+}
+
+func fromHF(data []byte) (*Model, error) {
+	var top fields
+	if err := json.Unmarshal(data, &top); err != nil || top == nil {
+		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalid)
+	}
+	r := &reader{f: top}
+	fam, name, err := hfFamily(r)
+	if err != nil {
+		return nil, err
+	}
+	if text := r.object("text_config"); text != nil && name == "Gemma3ForConditionalGeneration" {
+		merged := maps.Clone(top)
+		maps.Copy(merged, text)
+		r = &reader{f: merged}
+	}
+	m := hfModel(r, fam, name)
+	if r.err != nil {
+		return nil, r.err
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	if s := &m.RopeScaling; s.Type == RopeLlama3 {
+		s.Freqs = Llama3Freqs(*s, m.RopeDim, m.RopeTheta)
+	}
+	return m, nil
+}
+
+// hfFamily picks the family from architectures, else from model_type.
+func hfFamily(r *reader) (*family, string, error) {
+	var archs []string
+	if r.decode("architectures", &archs, "a list of strings"); r.err != nil {
+		return nil, "", r.err
+	}
+	for _, a := range archs {
+		if fam, ok := hfArchitectures[a]; ok {
+			return fam, a, nil
+		}
+	}
+	if len(archs) > 0 {
+		return nil, "", unsupportedArch("architecture", archs[0], hfArchitectures)
+	}
+	mt := r.str("model_type", "")
+	if fam, ok := modelTypes[mt]; ok {
+		return fam, mt, nil
+	}
+	if r.err != nil {
+		return nil, "", r.err
+	}
+	return nil, "", unsupportedArch("model_type", mt, modelTypes)
+}
+
+// hfModel reads the model's values; errors are left in r.
+func hfModel(r *reader, fam *family, name string) *Model {
+	for _, k := range []string{"hidden_size", "num_hidden_layers", "intermediate_size"} {
+		if !r.has(k) {
+			r.fail(k, "missing")
+		}
+	}
+	m := &Model{Source: SourceHF, Arch: fam.arch, Architecture: name, FileType: -1}
+	m.HiddenSize = r.int("hidden_size", 0)
+	m.Layers = r.int("num_hidden_layers", 0)
+	m.FFNSize = r.int("intermediate_size", 0)
+	m.VocabSize = r.int("vocab_size", fam.vocab)
+	m.Heads = r.int("num_attention_heads", fam.heads)
+	m.KVHeads = r.int("num_key_value_heads", orDefault(fam.kvHeads, m.Heads))
+	m.HeadDim = r.int("head_dim", fam.headDim)
+	if m.HeadDim == 0 && m.Heads > 0 {
+		if m.HiddenSize%m.Heads != 0 {
+			r.fail("hidden_size", "%d is not a multiple of num_attention_heads %d and head_dim is not given", m.HiddenSize, m.Heads)
+		}
+		m.HeadDim = m.HiddenSize / m.Heads
+	}
+	m.ContextLength = r.int("max_position_embeddings", fam.maxPos)
+	m.RMSNormEps = float32(r.float("rms_norm_eps", fam.eps))
+	m.HiddenAct = r.str("hidden_activation", r.str("hidden_act", fam.act))
+	m.RopeTheta = float32(r.float("rope_theta", fam.theta))
+	if fam.localTheta != 0 {
+		m.RopeLocalTheta = float32(r.float("rope_local_base_freq", fam.localTheta))
+	}
+	partial := r.float("partial_rotary_factor", 1)
+	if !finiteIn(partial, 0, 1) {
+		r.fail("partial_rotary_factor", "%v is not in [0, 1]", partial)
+	}
+	m.RopeDim = int(math.Round(float64(m.HeadDim) * partial))
+	m.TieEmbeddings = r.bool("tie_word_embeddings", fam.tie)
+	m.AttentionBias = fam.bias || r.bool("attention_bias", false)
+	m.SlidingWindow, m.SlidingPattern = hfSliding(r, fam, m.Layers)
+	m.AttnSoftcap = float32(r.float("attn_logit_softcapping", fam.attnCap))
+	m.FinalSoftcap = float32(r.float("final_logit_softcapping", fam.finalCap))
+	m.QueryPreAttnScalar = float32(r.float("query_pre_attn_scalar", fam.queryPreAttn))
+	m.BOS = hfBOS(r, fam)
+	m.EOS = hfEOS(r, fam)
+	m.TorchDtype = r.str("torch_dtype", r.str("dtype", ""))
+	m.Quantization = hfQuantization(r)
+	m.RopeScaling = hfRope(r, m)
+	return m
+}
+
+// orDefault returns a unless it is zero, else b.
+func orDefault(a, b int) int {
+	if a != 0 {
+		return a
+	}
+	return b
+}
+
+func hfBOS(r *reader, fam *family) int {
+	switch ids := r.ids("bos_token_id"); {
+	case r.null("bos_token_id"):
+		return -1
+	case ids == nil:
+		return fam.bos
+	case len(ids) != 1:
+		r.fail("bos_token_id", "want one token id, got %d", len(ids))
+		return -1
+	default:
+		return ids[0]
+	}
+}
+
+func hfEOS(r *reader, fam *family) []int {
+	ids := r.ids("eos_token_id")
+	if ids == nil && !r.null("eos_token_id") && fam.eos >= 0 {
+		ids = []int{fam.eos}
+	}
+	return ids
+}
+
+// hfSliding returns the sliding window and the global-layer period.
+func hfSliding(r *reader, fam *family, layers int) (window, pattern int) {
+	switch fam.sliding {
+	case noSliding:
+		return 0, 0
+	case gatedSliding:
+		if !r.bool("use_sliding_window", false) {
+			return 0, 0
+		}
+	}
+	if r.null("sliding_window") {
+		return 0, 0
+	}
+	window = r.int("sliding_window", fam.window)
+	if fam.pattern == 0 {
+		return window, 0
+	}
+	var types []string
+	if r.decode("layer_types", &types, "a list of strings") {
+		return window, patternOf(r, types, layers)
+	}
+	return window, r.int("sliding_window_pattern", fam.pattern)
+}
+
+// patternOf turns a layer_types list ("sliding_attention"/"full_attention")
+// into the period of its full-attention layers.
+func patternOf(r *reader, types []string, layers int) int {
+	if len(types) != layers {
+		r.fail("layer_types", "has %d entries for %d layers", len(types), layers)
+		return 0
+	}
+	p := slices.Index(types, "full_attention") + 1
+	for i, t := range types {
+		full := p > 0 && (i+1)%p == 0
+		if (t == "full_attention") != full || (t != "full_attention" && t != "sliding_attention") {
+			r.setErr(fmt.Errorf("%w: layer_types: layer %d is %q, which does not follow a regular sliding/full pattern", ErrUnsupported, i, t))
+			return 0
+		}
+	}
+	return p
+}
+
+// hfQuantization reads MLX's quantization block, or quantization_config when
+// it holds the same keys. Other quantization methods are refused.
+func hfQuantization(r *reader) *Quantization {
+	q := r.sub("quantization")
+	if q == nil {
+		if q = r.sub("quantization_config"); q == nil {
+			return nil
+		}
+		if q.has("quant_method") {
+			r.setErr(fmt.Errorf("%w: quantization_config.quant_method %q (only MLX affine quantization is supported)",
+				ErrUnsupported, q.str("quant_method", "")))
+			return nil
+		}
+	}
+	if !q.has("group_size") || !q.has("bits") {
+		q.fail("group_size", "quantization needs group_size and bits")
+	}
+	return &Quantization{GroupSize: q.int("group_size", 0), Bits: q.int("bits", 0), Mode: q.str("mode", "affine")}
+}
