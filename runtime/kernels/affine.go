@@ -35,29 +35,38 @@ func (w *Matrix) affineRow(r int, dst []float32) {
 	}
 }
 
-// affineDotRef returns Σ_g scale_g*Σ_{i∈g} q_i*x_i + bias_g*xsum[g] for row r,
-// with xsum the per-group sums of x, all in float32.
-func (w *Matrix) affineDotRef(r int, x, xsum []float32) float32 {
-	row := w.rowData(r)
+// affineDot returns Σ_g scale_g*Σ_{i∈g} q_i*x_i + bias_g*xsum[g] for row r,
+// with xsum the per-group sums of x, all in float32; gs is scratch of one
+// float per group.
+func (w *Matrix) affineDot(k *impls, r int, x, xsum, gs []float32) float32 {
 	groups := w.Cols / w.GroupSize
+	k.affineGroups(w.rowData(r), w.Bits, x, w.GroupSize, gs[:groups])
 	var acc float32
-	for g := range groups {
+	for g, s := range gs[:groups] {
+		sc := w.affineParam(w.Scales, r*groups+g)
+		bi := w.affineParam(w.Biases, r*groups+g)
+		acc += float32(sc*s) + float32(bi*xsum[g])
+	}
+	return acc
+}
+
+// affineGroupsRef sets out[g] = Σ q_i*x_i over the gsize elements of group g
+// of a packed row of bits-bit values.
+func affineGroupsRef(row []byte, bits int, x []float32, gsize int, out []float32) {
+	for g := range out {
+		i0 := g * gsize
+		xs := x[i0 : i0+gsize]
 		var s0, s1 float32
-		i0 := g * w.GroupSize
-		xs := x[i0 : i0+w.GroupSize]
-		if w.Bits == 8 {
-			for i, v := range row[i0 : i0+w.GroupSize] {
+		if bits == 8 {
+			for i, v := range row[i0 : i0+gsize] {
 				s0 += float32(v) * xs[i]
 			}
 		} else {
-			for i, v := range row[i0/2 : (i0+w.GroupSize)/2] {
+			for i, v := range row[i0/2 : (i0+gsize)/2] {
 				s0 += float32(v&0xf) * xs[2*i]
 				s1 += float32(v>>4) * xs[2*i+1]
 			}
 		}
-		sc := w.affineParam(w.Scales, r*groups+g)
-		bi := w.affineParam(w.Biases, r*groups+g)
-		acc += float32(sc*(s0+s1)) + float32(bi*xsum[g])
+		out[g] = s0 + s1
 	}
-	return acc
 }

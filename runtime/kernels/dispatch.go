@@ -16,6 +16,10 @@ type impls struct {
 	f16ToF32 func(dst []float32, src []uint16)
 	f32ToF16 func(dst []uint16, src []float32)
 
+	// affineGroups sets out[g] to the dot product of group g of a packed
+	// MLX row (bits per value, gsize values per group) with x.
+	affineGroups func(row []byte, bits int, x []float32, gsize int, out []float32)
+
 	// quantize converts one activation row to its 8-bit block form.
 	quantize [actQ8_K + 1]func(dst []byte, src []float32)
 	// qdot holds, per weight format, the dot products of one weight row with
@@ -64,6 +68,8 @@ func newRefImpls() impls {
 		axpyF16:  axpyF16Ref,
 		f16ToF32: f16ToF32Ref,
 		f32ToF16: f32ToF16Ref,
+
+		affineGroups: affineGroupsRef,
 		quantize: [actQ8_K + 1]func([]byte, []float32){
 			actQ8_0: quantizeQ8_0Ref,
 			actQ8_1: quantizeQ8_1Ref,

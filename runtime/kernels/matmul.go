@@ -19,6 +19,7 @@ type matmulJob struct {
 type workerScratch struct {
 	res [4]float32
 	row []float32
+	gs  []float32 // MLXAffine per-group sums
 }
 
 // MatMul computes out[i*w.Rows + r] = Σ_k W[r,k] * x[i*w.Cols + k] for
@@ -119,8 +120,9 @@ func (p *Pool) floatRow(s *workerScratch, r int) {
 	switch {
 	case w.Type == MLXAffine:
 		groups := cols / w.GroupSize
+		s.gs = grow(s.gs, groups)
 		for i := range j.n {
-			j.out[i*w.Rows+r] = w.affineDotRef(r, j.x[i*cols:(i+1)*cols], j.xsum[i*groups:(i+1)*groups])
+			j.out[i*w.Rows+r] = w.affineDot(j.k, r, j.x[i*cols:(i+1)*cols], j.xsum[i*groups:(i+1)*groups], s.gs)
 		}
 		return
 	case w.Type == F16 && j.n == 1:

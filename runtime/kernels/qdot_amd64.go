@@ -8,6 +8,34 @@ func qdotQ8_0AVX2(w, x *byte, nb, xstride, nrows int, out *float32)
 //go:noescape
 func qdotQ4_0AVX2(w, x *byte, nb, xstride, nrows int, out *float32)
 
+//go:noescape
+func qdotQ4_KAVX2(w, x *byte, nb int) float32
+
+//go:noescape
+func qdotQ6_KAVX2(w, x *byte, nb int) float32
+
+//go:noescape
+func quantQ8_0AVX2(dst *byte, src *float32, nb int)
+
+//go:noescape
+func affineGroups4AVX2(row *byte, x *float32, ngroups, gsize int, out *float32)
+
+// qdot1 wraps a one-row assembly kernel of a K-quant after checking the
+// slice bounds, calling it once per activation row.
+func qdot1(kern func(w, x *byte, nb int) float32, wb int) func(w, x []byte, xs int, out []float32) {
+	return func(w, x []byte, xs int, out []float32) {
+		nb := len(w) / wb
+		if nb == 0 || len(out) == 0 {
+			clear(out)
+			return
+		}
+		_ = x[(len(out)-1)*xs+nb*q8K-1]
+		for r := range out {
+			out[r] = kern(&w[0], &x[r*xs], nb)
+		}
+	}
+}
+
 // qdot4 wraps a 4-row assembly kernel after checking the slice bounds.
 func qdot4(kern func(w, x *byte, nb, xstride, nrows int, out *float32), wb, xb int) func(w, x []byte, xs int, out []float32) {
 	return func(w, x []byte, xs int, out []float32) {
@@ -25,4 +53,23 @@ func qdot4(kern func(w, x *byte, nb, xstride, nrows int, out *float32), wb, xb i
 func initQuantAVX2(k *impls) {
 	k.qdot[Q8_0] = qdot4(qdotQ8_0AVX2, q8_0, q8_0)
 	k.qdot[Q4_0] = qdot4(qdotQ4_0AVX2, q4_0, q8_0)
+	k.qdot[Q4_K] = qdot1(qdotQ4_KAVX2, q4K)
+	k.qdot[Q6_K] = qdot1(qdotQ6_KAVX2, q6K)
+	k.quantize[actQ8_0] = func(dst []byte, src []float32) {
+		nb := len(src) / qk
+		if nb == 0 {
+			return
+		}
+		_ = dst[nb*q8_0-1]
+		quantQ8_0AVX2(&dst[0], &src[0], nb)
+	}
+	k.affineGroups = func(row []byte, bits int, x []float32, gsize int, out []float32) {
+		if bits != 4 || len(out) == 0 {
+			affineGroupsRef(row, bits, x, gsize, out)
+			return
+		}
+		_ = row[len(out)*gsize/2-1]
+		_ = x[len(out)*gsize-1]
+		affineGroups4AVX2(&row[0], &x[0], len(out), gsize, &out[0])
+	}
 }

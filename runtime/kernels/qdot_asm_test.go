@@ -46,3 +46,75 @@ func TestQDotKernelsMatchReference(t *testing.T) {
 		}
 	}
 }
+
+// TestQuantizeKernelsMatchReference checks the activation quantizers in use
+// byte for byte against the reference, with guard bytes after the output.
+func TestQuantizeKernelsMatchReference(t *testing.T) {
+	requireFast(t)
+	rng := newRand(24)
+	for _, a := range []actKind{actQ8_0, actQ8_1, actQ8_K} {
+		for cols := 0; cols <= 1024; cols += 32 {
+			if a == actQ8_K && cols%qkK != 0 {
+				continue
+			}
+			for _, off := range []int{0, 1, 5} {
+				x := randFloats(rng, cols+off, 1+rng.Float64()*100)[off:]
+				if cols >= 64 {
+					clear(x[32:64]) // a zero block
+					x[3] = 1e-30
+				}
+				n := a.rowBytes(cols)
+				got := make([]byte, off+n+guard)
+				for i := range got {
+					got[i] = 0xa5
+				}
+				fastImpls.quantize[a](got[off:off+n], x)
+				want := make([]byte, n)
+				refImpls.quantize[a](want, x)
+				if string(got[off:off+n]) != string(want) {
+					t.Fatalf("act %d cols=%d off=%d: quantized bytes differ from the reference", a, cols, off)
+				}
+				for i, v := range got {
+					if (i < off || i >= off+n) && v != 0xa5 {
+						t.Fatalf("act %d cols=%d off=%d: byte %d outside the output was written", a, cols, off, i-off)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAffineGroupsKernelsMatchReference checks the MLX group sums in use
+// against the reference for both bit widths and every group size.
+func TestAffineGroupsKernelsMatchReference(t *testing.T) {
+	requireFast(t)
+	rng := newRand(25)
+	for _, bits := range []int{4, 8} {
+		for _, gsize := range []int{32, 64, 128} {
+			for groups := 0; groups*gsize <= 640; groups++ {
+				for _, off := range []int{0, 3} {
+					cols := groups * gsize
+					row := make([]byte, off+cols*bits/8)[off:]
+					for i := range row {
+						row[i] = byte(rng.Uint32())
+					}
+					x := randFloats(rng, cols+off, 1)[off:]
+					got, check := guarded(groups, off)
+					fastImpls.affineGroups(row, bits, x, gsize, got)
+					check(t)
+					want := make([]float32, groups)
+					affineGroupsRef(row, bits, x, gsize, want)
+					for g := range want {
+						var scale float64
+						for _, v := range x[g*gsize : (g+1)*gsize] {
+							scale += 15 * float64(max(v, -v)) * float64(bits*bits/16)
+						}
+						if !closeTo(float64(got[g]), float64(want[g]), scale, 1e-6) {
+							t.Fatalf("bits=%d gsize=%d groups=%d: group %d = %v, reference %v", bits, gsize, groups, g, got[g], want[g])
+						}
+					}
+				}
+			}
+		}
+	}
+}
