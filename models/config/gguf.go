@@ -116,7 +116,7 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	rope, err := ggufRope(g, m.RopeDim)
+	rope, err := ggufRope(g, m.RopeDim, m.ContextLength)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +179,7 @@ func ggufTokens(f *gguf.File) (bos int, eos []int) {
 
 // ggufRope reads the RoPE scaling keys and factor tensors. ropeDim has been
 // validated.
-func ggufRope(g *ggufReader, ropeDim int) (RopeScaling, error) {
+func ggufRope(g *ggufReader, ropeDim, context int) (RopeScaling, error) {
 	typ := ""
 	if v, ok := g.f.String(g.arch + ".rope.scaling.type"); ok && v != "none" {
 		typ = v
@@ -202,6 +202,9 @@ func ggufRope(g *ggufReader, ropeDim int) (RopeScaling, error) {
 		s.Type = RopeLongRope
 		if s.LongFactor, err = ggufFactors(g.f, "rope_factors_long.weight", ropeDim/2); err == nil {
 			s.ShortFactor, err = ggufFactors(g.f, "rope_factors_short.weight", ropeDim/2)
+		}
+		if s.OriginalContext > 0 {
+			s.Factor = float32(context) / float32(s.OriginalContext)
 		}
 	case typ == RopeYarn:
 		s.BetaFast = g.float("rope.scaling.yarn_beta_fast", 32, false)

@@ -41,7 +41,7 @@ func TestFromGGUF(t *testing.T) {
 			[]f32Tensor{{"rope_factors_long.weight", ones}, {"rope_factors_short.weight", ones}, {"output.weight", []float32{0}}},
 			func(m *Model) {
 				m.Arch, m.Architecture, m.SlidingWindow, m.TieEmbeddings = "phi3", "phi3", 2047, false
-				m.RopeScaling = RopeScaling{Type: RopeLongRope, OriginalContext: 1024, AttnFactor: 1.2, LongFactor: ones, ShortFactor: ones}
+				m.RopeScaling = RopeScaling{Type: RopeLongRope, Factor: 2, OriginalContext: 1024, AttnFactor: 1.2, LongFactor: ones, ShortFactor: ones}
 			}},
 		{"gemma2 defaults", llamaKVs("gemma2"), nil, func(m *Model) {
 			m.Arch, m.Architecture, m.HiddenAct = "gemma2", "gemma2", "gelu_pytorch_tanh"
@@ -129,6 +129,11 @@ func TestHFAndGGUFAgree(t *testing.T) {
 			llamaKVs("gemma3", "gemma3.attention.sliding_window", uint32(512), "gemma3.rope.freq_base", float32(1e6),
 				"gemma3.rope.scaling.type", "linear", "gemma3.rope.scaling.factor", float32(8), "gemma3.attention.key_length", uint32(32),
 				"tokenizer.ggml.bos_token_id", uint32(2), "tokenizer.ggml.eos_token_id", uint32(1)), nil},
+		{"phi3 longrope", cfg(t, "Phi3ForCausalLM", "original_max_position_embeddings", 1024, "bos_token_id", 1, "eos_token_id", 2,
+			"rope_scaling", map[string]any{"type": "longrope", "short_factor": slices.Repeat([]float64{1}, 16), "long_factor": slices.Repeat([]float64{3}, 16)}),
+			llamaKVs("phi3", "phi3.rope.scaling.original_context_length", uint32(1024)),
+			[]f32Tensor{{"output.weight", []float32{0}}, {"rope_factors_short.weight", slices.Repeat([]float32{1}, 16)},
+				{"rope_factors_long.weight", slices.Repeat([]float32{3}, 16)}}},
 		{"qwen2 yarn", cfg(t, "Qwen2ForCausalLM", "tie_word_embeddings", true,
 			"rope_scaling", map[string]any{"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 512}),
 			llamaKVs("qwen2", "qwen2.rope.scaling.type", "yarn", "qwen2.rope.scaling.factor", float32(4),
