@@ -1,0 +1,116 @@
+package tokenizer
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// addedToken is a token matched in the text before pre-tokenization.
+type addedToken struct {
+	content    string
+	id         int
+	singleWord bool
+	lstrip     bool
+	rstrip     bool
+	normalized bool
+	special    bool
+}
+
+// segment is a part of the input: either text for the model (id < 0) or
+// one added token.
+type segment struct {
+	text  string
+	id    int
+	first bool // starts at offset 0 of the original input
+}
+
+// addedMatcher finds added tokens, leftmost first and the longest among
+// those starting at the same place (Aho-Corasick leftmost-longest).
+type addedMatcher struct {
+	toks    []addedToken
+	byFirst [256][]int32 // candidates by first byte, longest first
+}
+
+func newAddedMatcher(toks []addedToken) *addedMatcher {
+	m := &addedMatcher{}
+	for _, t := range toks {
+		if t.content != "" {
+			m.toks = append(m.toks, t)
+		}
+	}
+	sort.SliceStable(m.toks, func(i, j int) bool { return len(m.toks[i].content) > len(m.toks[j].content) })
+	for i, t := range m.toks {
+		b := t.content[0]
+		m.byFirst[b] = append(m.byFirst[b], int32(i))
+	}
+	return m
+}
+
+// find returns the first match at or after i: its start and token index.
+func (m *addedMatcher) find(s string, i int) (int, int) {
+	for ; i < len(s); i++ {
+		for _, k := range m.byFirst[s[i]] {
+			if strings.HasPrefix(s[i:], m.toks[k].content) {
+				return i, int(k)
+			}
+		}
+	}
+	return -1, -1
+}
+
+// split cuts seg at the added tokens it contains, honouring single_word,
+// lstrip and rstrip like Hugging Face's AddedVocabulary.
+func (m *addedMatcher) split(dst []segment, seg segment) []segment {
+	s := seg.text
+	if m == nil || len(m.toks) == 0 || s == "" {
+		return append(dst, seg)
+	}
+	startOffset := 0
+	for i := 0; i < len(s); {
+		pos, k := m.find(s, i)
+		if pos < 0 {
+			break
+		}
+		t := &m.toks[k]
+		start, stop := pos, pos+len(t.content)
+		i = stop
+		if t.singleWord && (endsWithWord(s[:start]) || startsWithWord(s[stop:])) {
+			continue
+		}
+		if t.lstrip {
+			start = max(len(strings.TrimRightFunc(s[:start], unicode.IsSpace)), startOffset)
+		}
+		if t.rstrip {
+			stop = len(s) - len(strings.TrimLeftFunc(s[stop:], unicode.IsSpace))
+		}
+		start = max(start, startOffset)
+		if startOffset < start {
+			dst = append(dst, segment{text: s[startOffset:start], id: -1, first: seg.first && startOffset == 0})
+		}
+		dst = append(dst, segment{text: s[start:stop], id: t.id})
+		startOffset = stop
+		i = max(i, stop)
+	}
+	if startOffset < len(s) {
+		dst = append(dst, segment{text: s[startOffset:], id: -1, first: seg.first && startOffset == 0})
+	}
+	return dst
+}
+
+// isWordRune matches the regex class \w of Rust's regex crate.
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) ||
+		unicode.In(r, unicode.Nl, unicode.Pc, unicode.Other_Alphabetic, unicode.Join_Control)
+}
+
+func endsWithWord(s string) bool {
+	r, n := utf8.DecodeLastRuneInString(s)
+	return n > 0 && isWordRune(r)
+}
+
+func startsWithWord(s string) bool {
+	r, n := utf8.DecodeRuneInString(s)
+	return n > 0 && isWordRune(r)
+}

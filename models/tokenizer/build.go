@@ -1,0 +1,102 @@
+package tokenizer
+
+import "fmt"
+
+// spec is everything a Tokenizer is built from, whatever the file format.
+type spec struct {
+	source string
+	model  *bpe
+	added  []addedToken
+	norm   normalizer
+	pre    []preTokenizer
+	dec    decoder
+
+	prefix, suffix []int
+	bos, eos       int
+	unk, pad       int
+
+	// splitSpecial stops special tokens from being matched in the text.
+	splitSpecial bool
+	// decForm overrides the string given to the decoder for some ids.
+	decForm map[int]string
+}
+
+// build assembles a Tokenizer and checks that the ids it refers to exist.
+func build(s *spec) (*Tokenizer, error) {
+	size := 0
+	for _, id := range s.model.vocab {
+		size = max(size, int(id)+1)
+	}
+	for _, a := range s.added {
+		size = max(size, a.id+1)
+	}
+	t := &Tokenizer{
+		model: s.model, norm: s.norm, pre: s.pre, dec: s.dec,
+		tokens: make([]string, size), special: make([]bool, size),
+		ids:    make(map[string]int, len(s.model.vocab)+len(s.added)),
+		prefix: s.prefix, suffix: s.suffix,
+		bos: s.bos, eos: s.eos, unk: s.unk, pad: s.pad, source: s.source,
+	}
+	for tok, id := range s.model.vocab {
+		t.tokens[id] = tok
+		t.ids[tok] = int(id)
+	}
+	var raw, normalized []addedToken
+	for _, a := range s.added {
+		t.tokens[a.id] = a.content
+		t.ids[a.content] = a.id
+		t.special[a.id] = a.special
+		switch {
+		case a.content == "" || s.splitSpecial && a.special:
+		case a.normalized:
+			if s.norm != nil {
+				a.content = s.norm.normalize(a.content)
+			}
+			normalized = append(normalized, a)
+		default:
+			raw = append(raw, a)
+		}
+	}
+	t.added = newAddedMatcher(raw)
+	if len(normalized) > 0 {
+		t.addedN = newAddedMatcher(normalized)
+	}
+	for _, id := range append(append([]int{t.bos, t.eos, t.unk, t.pad}, t.prefix...), t.suffix...) {
+		if id >= size {
+			return nil, fmt.Errorf("%s: %w: special token id %d is beyond the vocabulary (%d tokens)", s.source, ErrFormat, id, size)
+		}
+	}
+	t.setupFastPaths(s)
+	return t, nil
+}
+
+// setupFastPaths lets the model take raw bytes when the last pre-tokenizer
+// is ByteLevel, and decodes a plain ByteLevel decoder through a table.
+func (t *Tokenizer) setupFastPaths(s *spec) {
+	if n := len(t.pre); n > 0 {
+		if bl, ok := t.pre[n-1].(*byteLevelPre); ok && t.model.contPrefix == "" && t.model.wordSuffix == "" {
+			bl.mapChars = false
+			t.model.enableRawBytes()
+		}
+	}
+	t.decForm = t.tokens
+	if len(s.decForm) > 0 {
+		t.decForm = append([]string(nil), t.tokens...)
+		for id, f := range s.decForm {
+			if id >= 0 && id < len(t.decForm) {
+				t.decForm[id] = f
+			}
+		}
+	}
+	if _, ok := t.dec.(byteLevelDecoder); ok {
+		t.byteLevelDec = true
+		t.raw = make([]string, len(t.decForm))
+		for id, f := range t.decForm {
+			if r, ok := byteLevelDecode(f); ok {
+				t.raw[id] = r
+			} else {
+				t.raw[id] = f
+			}
+		}
+	}
+}

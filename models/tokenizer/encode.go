@@ -1,0 +1,75 @@
+package tokenizer
+
+import (
+	"sync"
+	"unicode/utf8"
+)
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// Encode returns the token ids of text. Added and special tokens written in
+// the text (such as "<|im_start|>") are matched, as Hugging Face does;
+// addSpecial also adds what the post-processor adds (BOS, EOS). Invalid
+// UTF-8 is first replaced by U+FFFD, one per maximal invalid sequence.
+func (t *Tokenizer) Encode(text string, addSpecial bool) []int {
+	if !utf8.ValidString(text) {
+		text = lossy(text)
+	}
+	ids := make([]int, 0, len(text)/4+len(t.prefix)+len(t.suffix)+1)
+	if addSpecial {
+		ids = append(ids, t.prefix...)
+	}
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	for _, s := range t.added.split(nil, segment{text: text, id: -1, first: true}) {
+		if s.id >= 0 {
+			ids = append(ids, s.id)
+			continue
+		}
+		ids = t.encodeSegment(ids, s, sc)
+	}
+	if addSpecial {
+		ids = append(ids, t.suffix...)
+	}
+	return ids
+}
+
+// encodeSegment normalizes a text segment, matches the added tokens that
+// apply to normalized text, and encodes the rest.
+func (t *Tokenizer) encodeSegment(ids []int, s segment, sc *scratch) []int {
+	if t.norm != nil {
+		s.text = t.norm.normalize(s.text)
+	}
+	if t.addedN == nil {
+		return t.encodePiece(ids, piece{text: s.text, first: s.first}, sc)
+	}
+	for _, n := range t.addedN.split(nil, s) {
+		if n.id >= 0 {
+			ids = append(ids, n.id)
+		} else {
+			ids = t.encodePiece(ids, piece{text: n.text, first: n.first}, sc)
+		}
+	}
+	return ids
+}
+
+// encodePiece runs the pre-tokenizers and the model on one piece.
+func (t *Tokenizer) encodePiece(ids []int, p piece, sc *scratch) []int {
+	if p.text == "" {
+		return ids
+	}
+	pieces := append(sc.a[:0], p)
+	next := sc.b[:0]
+	for _, pt := range t.pre {
+		next = next[:0]
+		for _, q := range pieces {
+			next = pt.preTokenize(next, q, sc)
+		}
+		pieces, next = next, pieces
+	}
+	for _, q := range pieces {
+		ids = t.model.encode(ids, q.text, sc)
+	}
+	sc.a, sc.b = pieces[:0], next[:0]
+	return ids
+}

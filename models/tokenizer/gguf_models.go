@@ -1,0 +1,123 @@
+package tokenizer
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mlxrun/mlx/models/gguf"
+)
+
+// gpt2Spec is byte-level BPE: the split regexes of the pre-tokenizer name,
+// then ByteLevel, merges by rank, and the ByteLevel decoder.
+func (v *ggufVocab) gpt2Spec(f *gguf.File) (*spec, error) {
+	name, ok := f.String("tokenizer.ggml.pre")
+	if !ok || name == "" {
+		name = "default"
+	}
+	pre, ok := ggufPres[name]
+	if !ok {
+		return nil, fmt.Errorf("%s: %w: tokenizer.ggml.pre %q", v.name, ErrUnsupported, name)
+	}
+	merges, ok := f.Strings("tokenizer.ggml.merges")
+	if !ok {
+		return nil, fmt.Errorf("%s: %w: no tokenizer.ggml.merges", v.name, ErrFormat)
+	}
+	m := newBPE(v.vocab)
+	m.ignoreMerges = pre.ignoreMerges
+	for rank, line := range merges {
+		// The first space after the first byte separates the two tokens.
+		i := strings.IndexByte(line[min(1, len(line)):], ' ') + 1
+		if i <= 0 {
+			continue
+		}
+		// Merges whose tokens are missing cannot apply; skip them as
+		// llama.cpp does.
+		_ = m.addMergeText(line[:i], line[i+1:], rank)
+	}
+	s := &spec{source: v.name, model: m, added: v.addedTokens(), bos: -1, eos: -1, unk: -1, pad: -1,
+		dec: byteLevelDecoder{}, decForm: map[int]string{}}
+	for _, rx := range pre.regexes {
+		mt, err := newPatternMatcher(rx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", v.name, err)
+		}
+		s.pre = append(s.pre, &splitPre{m: mt, b: isolated})
+	}
+	s.pre = append(s.pre, newByteLevelPre(false, false))
+	// Added tokens are stored as plain text; decode them as such.
+	for _, a := range s.added {
+		s.decForm[a.id] = byteLevelEncode(a.content)
+	}
+	v.addBOS = pre.addBOS
+	return s, nil
+}
+
+// spmSpec is SentencePiece BPE: spaces become ▁ (with one in front of
+// every text segment when add_space_prefix is set), pieces merge by score,
+// unknown characters fall back to <0xXX> byte tokens.
+func (v *ggufVocab) spmSpec(f *gguf.File) (*spec, error) {
+	if v.scores == nil {
+		return nil, fmt.Errorf("%s: %w: SentencePiece vocabulary without tokenizer.ggml.scores", v.name, ErrFormat)
+	}
+	addPrefix := true
+	if b, ok := f.Bool("tokenizer.ggml.add_space_prefix"); ok {
+		addPrefix = b
+	}
+	m := newBPE(v.vocab)
+	m.byteFallback, m.fuseUnk = true, true
+	v.scoreMerges(m)
+	s := &spec{source: v.name, model: m, added: v.addedTokens(), bos: v.idOr(1), eos: v.idOr(2),
+		unk: v.idOr(0), pad: -1}
+	m.unk = int32(s.unk)
+	space := replace{m: literalMatcher{" "}, content: "▁"}
+	dec := decSequence{replaceDec{replace{m: literalMatcher{"▁"}, content: " "}}, byteFallbackDec{}, fuseDec{}}
+	if addPrefix {
+		s.norm = normSequence{prepend{"▁"}, space}
+		dec = append(dec, stripDec{content: " ", start: 1})
+	} else {
+		s.norm = space
+	}
+	s.dec = dec
+	v.addBOS = true
+	return s, nil
+}
+
+// idOr returns id when the vocabulary has it, else -1.
+func (v *ggufVocab) idOr(id int) int {
+	if id < len(v.tokens) {
+		return id
+	}
+	return -1
+}
+
+// scoreMerges derives BPE merges from SentencePiece scores: two adjacent
+// pieces merge when their concatenation is a normal token, the highest
+// score first (ties: leftmost), as llama.cpp's SPM tokenizer does.
+func (v *ggufVocab) scoreMerges(m *bpe) {
+	var normal []int
+	for id := range v.tokens {
+		if t := v.typ(id); t == ggufNormal || t == 0 {
+			normal = append(normal, id)
+		}
+	}
+	sort.SliceStable(normal, func(i, j int) bool { return v.scores[normal[i]] > v.scores[normal[j]] })
+	rank := 0
+	for k, id := range normal {
+		if k > 0 && v.scores[id] != v.scores[normal[k-1]] {
+			rank++
+		}
+		tok := v.tokens[id]
+		for i := 1; i < len(tok); i++ {
+			if !utf8.RuneStart(tok[i]) {
+				continue
+			}
+			a, okA := v.vocab[tok[:i]]
+			b, okB := v.vocab[tok[i:]]
+			if okA && okB {
+				m.addMerge(a, b, int32(id), rank)
+			}
+		}
+	}
+}

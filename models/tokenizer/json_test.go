@@ -1,0 +1,105 @@
+package tokenizer
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/mlxrun/mlx/models/fixture"
+)
+
+// loadJSON loads testdata/tokenizers/NAME/tokenizer.json.
+func loadJSON(t *testing.T, name string) *Tokenizer {
+	t.Helper()
+	tok, err := Load(fixture.Path(t, "tokenizers", name, "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+func TestJSONMatchesVocabVectors(t *testing.T) {
+	for _, tc := range []struct{ json, vocab string }{
+		{"qwen3", "qwen2"},
+		{"llama3", "llama-bpe"},
+	} {
+		t.Run(tc.json, func(t *testing.T) {
+			checkCases(t, loadJSON(t, tc.json), readVocabCases(t, "ggml-vocab-"+tc.vocab))
+		})
+	}
+}
+
+// reference is the part of testdata/reference/*.json the tokenizer checks.
+type reference struct {
+	HFDir string `json:"hf_dir"`
+	Runs  []struct {
+		Cases []struct {
+			Name       string `json:"name"`
+			PromptText string `json:"prompt_text"`
+			PromptIDs  []int  `json:"prompt_ids"`
+		} `json:"cases"`
+	} `json:"runs"`
+}
+
+func readReference(t *testing.T, path string) reference {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r reference
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return r
+}
+
+// TestReferencePromptIDs encodes the llama.cpp reference prompts with the
+// model's GGUF file and, when there is one, its Hugging Face directory.
+func TestReferencePromptIDs(t *testing.T) {
+	refs, _ := filepath.Glob(filepath.Join(fixture.Path(t, "reference"), "*.json"))
+	if len(refs) == 0 {
+		t.Fatal("no reference files")
+	}
+	for _, path := range refs {
+		stem := filepath.Base(path[:len(path)-len(".json")])
+		t.Run(stem, func(t *testing.T) {
+			r := readReference(t, path)
+			var toks []*Tokenizer
+			if g := filepath.Join(fixture.Dir(t), "gguf", stem+".gguf"); fileExists(g) {
+				toks = append(toks, mustLoad(t, g))
+			}
+			if r.HFDir != "" {
+				toks = append(toks, mustLoad(t, filepath.Join(fixture.Dir(t), filepath.Base(filepath.Dir(r.HFDir)), filepath.Base(r.HFDir))))
+			}
+			if len(toks) == 0 {
+				t.Fatalf("no GGUF file and no model directory for %s", stem)
+			}
+			for _, tok := range toks {
+				for _, run := range r.Runs {
+					for _, c := range run.Cases {
+						if got := tok.Encode(c.PromptText, false); !slices.Equal(got, c.PromptIDs) {
+							t.Errorf("%s, %s: got %v want %v", tok.Source(), c.Name, got, c.PromptIDs)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func mustLoad(t *testing.T, path string) *Tokenizer {
+	t.Helper()
+	tok, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

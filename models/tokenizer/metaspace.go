@@ -1,0 +1,71 @@
+package tokenizer
+
+import (
+	"fmt"
+	"strings"
+)
+
+// prependScheme says when Metaspace puts a replacement in front of a piece.
+type prependScheme int
+
+const (
+	prependAlways prependScheme = iota
+	prependFirst
+	prependNever
+)
+
+func parsePrependScheme(s string, addPrefixSpace *bool) (prependScheme, error) {
+	scheme := prependAlways
+	switch s {
+	case "", "always":
+	case "first":
+		scheme = prependFirst
+	case "never":
+		scheme = prependNever
+	default:
+		return 0, fmt.Errorf("%w: Metaspace prepend_scheme %q", ErrFormat, s)
+	}
+	if addPrefixSpace != nil && !*addPrefixSpace {
+		scheme = prependNever
+	}
+	return scheme, nil
+}
+
+// metaspacePre replaces spaces by the replacement rune (▁), prepends one
+// according to the scheme, and splits before each replacement.
+type metaspacePre struct {
+	repl   string
+	scheme prependScheme
+	split  bool
+}
+
+func (m *metaspacePre) preTokenize(dst []piece, p piece, sc *scratch) []piece {
+	text := strings.ReplaceAll(p.text, " ", m.repl)
+	if !strings.HasPrefix(text, m.repl) &&
+		(m.scheme == prependAlways || m.scheme == prependFirst && p.first) {
+		text = m.repl + text
+	}
+	q := piece{text: text, first: p.first}
+	if !m.split {
+		return append(dst, q)
+	}
+	return splitPiece(dst, q, literalMatcher{m.repl}, mergedWithNext, false, sc)
+}
+
+// metaspaceDec turns replacement runes back into spaces; in the first token
+// they are dropped unless the scheme is "never".
+type metaspaceDec struct {
+	repl   string
+	scheme prependScheme
+}
+
+func (d metaspaceDec) decodeChain(tokens []string, _ bool) []string {
+	for i, t := range tokens {
+		with := " "
+		if i == 0 && d.scheme != prependNever {
+			with = ""
+		}
+		tokens[i] = strings.ReplaceAll(t, d.repl, with)
+	}
+	return tokens
+}

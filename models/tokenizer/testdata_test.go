@@ -1,0 +1,63 @@
+package tokenizer
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/mlxrun/mlx/models/fixture"
+)
+
+// vocabCase is one conformance vector of testdata/vocab.
+type vocabCase struct {
+	text string
+	ids  []int
+}
+
+// readVocabCases reads NAME.gguf.inp and NAME.gguf.out.
+func readVocabCases(t *testing.T, name string) []vocabCase {
+	t.Helper()
+	inp, err := os.ReadFile(fixture.Path(t, "vocab", name+".gguf.inp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.ReadFile(fixture.Path(t, "vocab", name+".gguf.out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := strings.Split(string(inp), "\n__ggml_vocab_test__\n")
+	texts = texts[:len(texts)-1]
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(texts) != len(lines) {
+		t.Fatalf("%s: %d inputs but %d outputs", name, len(texts), len(lines))
+	}
+	cases := make([]vocabCase, len(texts))
+	for i, text := range texts {
+		cases[i] = vocabCase{text: text, ids: parseIDs(t, lines[i])}
+	}
+	return cases
+}
+
+func parseIDs(t *testing.T, line string) []int {
+	t.Helper()
+	var ids []int
+	for _, f := range strings.Fields(line) {
+		var id int
+		for _, c := range f {
+			if c < '0' || c > '9' {
+				t.Fatalf("bad id %q", f)
+			}
+			id = id*10 + int(c-'0')
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+func texts(cases []vocabCase) []string {
+	out := make([]string, len(cases))
+	for i, c := range cases {
+		out[i] = c.text
+	}
+	return out
+}
