@@ -1,16 +1,8 @@
 //go:build !noasm
 
 #include "textflag.h"
+#include "asm_amd64.h"
 
-// HSUM8 adds the eight floats of Y into the low float of X (its low half),
-// using T as scratch.
-#define HSUM8(Y, X, T) \
-	VEXTRACTF128 $1, Y, T \
-	VADDPS T, X, X \
-	VMOVHLPS X, X, T \
-	VADDPS T, X, X \
-	VMOVSHDUP X, T \
-	VADDSS T, X, X
 
 // func dotAVX2(a, b []float32) float32
 // len(a) is a multiple of 8; b is at least as long.

@@ -48,7 +48,7 @@ func TestVectorOpsAgainstFloat64(t *testing.T) {
 		Scale(a, 3)
 		Add(a, w)
 		for i := range a {
-			if want := x[i]*3 + w[i]; a[i] != want {
+			if want := float32(x[i]*3) + w[i]; a[i] != want {
 				t.Fatalf("Scale+Add n=%d [%d] = %v, want %v", n, i, a[i], want)
 			}
 		}

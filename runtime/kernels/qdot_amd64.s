@@ -1,6 +1,7 @@
 //go:build !noasm
 
 #include "textflag.h"
+#include "asm_amd64.h"
 
 // Integer dot products of quantized weight rows with Q8 activation rows, the
 // way ggml's AVX2 kernels compute them: VPSIGNB moves the weight's sign onto
@@ -8,19 +9,7 @@
 // can be used, VPMADDWD widens to int32, and the block scales are applied in
 // float32 with FMA.
 
-#define HSUM8(Y, X, T) \
-	VEXTRACTF128 $1, Y, T \
-	VADDPS T, X, X \
-	VMOVHLPS X, X, T \
-	VADDPS T, X, X \
-	VMOVSHDUP X, T \
-	VADDSS T, X, X
 
-// HALF loads the IEEE half at M into the low float of X.
-#define HALF(M, X) \
-	MOVWLZX M, AX \
-	VMOVD AX, X \
-	VCVTPH2PS X, X
 
 // ROW8 accumulates into ACC one Q8_0 activation block (scale at D, values
 // at Q) times the decoded weight block: Y8 = w, Y9 = |w|, X14 = weight scale.
@@ -62,9 +51,7 @@
 	VXORPS Y11, Y11, Y11 \
 	VXORPS Y12, Y12, Y12 \
 	VXORPS Y13, Y13, Y13 \
-	MOVL $0x00010001, AX \
-	VMOVD AX, X15 \
-	VPBROADCASTD X15, Y15
+	BCAST32($0x00010001, X15, Y15)
 
 // EPILOGUE stores the sums of the first R8 accumulators to out.
 #define EPILOGUE \
@@ -111,12 +98,8 @@ q8done:
 // func qdotQ4_0AVX2(w, x *byte, nb, xstride, nrows int, out *float32)
 TEXT ·qdotQ4_0AVX2(SB), NOSPLIT, $0-48
 	PROLOGUE
-	MOVL $0x0f0f0f0f, AX
-	VMOVD AX, X7
-	VPBROADCASTD X7, Y7
-	MOVL $0x08080808, AX
-	VMOVD AX, X6
-	VPBROADCASTD X6, Y6
+	BCAST32($0x0f0f0f0f, X7, Y7)
+	BCAST32($0x08080808, X6, Y6)
 
 q4loop:
 	TESTQ CX, CX

@@ -1,21 +1,11 @@
 //go:build !noasm
 
 #include "textflag.h"
+#include "asm_amd64.h"
 
 // K-quant dot products with Q8_K activations (AVX2), one row at a time.
 
-#define HSUM8(Y, X, T) \
-	VEXTRACTF128 $1, Y, T \
-	VADDPS T, X, X \
-	VMOVHLPS X, X, T \
-	VADDPS T, X, X \
-	VMOVSHDUP X, T \
-	VADDSS T, X, X
 
-#define HALF(M, X) \
-	MOVWLZX M, AX \
-	VMOVD AX, X \
-	VCVTPH2PS X, X
 
 // Q4K64 adds to Y6 the int32 products of 64 weights (32 bytes of nibbles at
 // QOFF(SI)) with 64 activations at AOFF(DI), scaled by the int16 scales at
@@ -41,9 +31,7 @@ TEXT ·qdotQ4_KAVX2(SB), NOSPLIT, $32-28
 	MOVQ nb+16(FP), CX
 	VXORPS Y0, Y0, Y0
 	VXORPS X12, X12, X12
-	MOVL $0x0f0f0f0f, AX
-	VMOVD AX, X14
-	VPBROADCASTD X14, Y14
+	BCAST32($0x0f0f0f0f, X14, Y14)
 
 q4kloop:
 	TESTQ CX, CX
@@ -154,15 +142,9 @@ TEXT ·qdotQ6_KAVX2(SB), NOSPLIT, $32-28
 	MOVQ x+8(FP), DI
 	MOVQ nb+16(FP), CX
 	VXORPS Y0, Y0, Y0
-	MOVL $0x0f0f0f0f, AX
-	VMOVD AX, X14
-	VPBROADCASTD X14, Y14
-	MOVL $0x03030303, AX
-	VMOVD AX, X13
-	VPBROADCASTD X13, Y13
-	MOVL $0x20202020, AX
-	VMOVD AX, X12
-	VPBROADCASTD X12, Y12
+	BCAST32($0x0f0f0f0f, X14, Y14)
+	BCAST32($0x03030303, X13, Y13)
+	BCAST32($0x20202020, X12, Y12)
 
 q6kloop:
 	TESTQ CX, CX

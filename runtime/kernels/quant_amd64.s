@@ -1,6 +1,7 @@
 //go:build !noasm
 
 #include "textflag.h"
+#include "asm_amd64.h"
 
 // VPERMD indices that undo the lane interleaving of VPACKSSDW/VPACKSSWB.
 DATA packperm<>+0(SB)/4, $0
@@ -31,9 +32,7 @@ TEXT ·quantQ8_0AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ nb+16(FP), CX
-	MOVL $0x7fffffff, AX
-	VMOVD AX, X15
-	VPBROADCASTD X15, Y15
+	BCAST32($0x7fffffff, X15, Y15)
 	MOVL $0x42fe0000, AX // 127.0
 	VMOVD AX, X14
 	VMOVDQU packperm<>(SB), Y13
@@ -104,9 +103,7 @@ TEXT ·affineGroups4AVX2(SB), NOSPLIT, $0-40
 	SHRQ $4, R8
 	MOVQ out+32(FP), DI
 	VMOVDQU nibshift<>(SB), Y15
-	MOVL $0x0f, AX
-	VMOVD AX, X14
-	VPBROADCASTD X14, Y14
+	BCAST32($0x0f, X14, Y14)
 
 agroup:
 	TESTQ CX, CX
@@ -132,12 +129,7 @@ a16:
 	JNZ  a16
 
 	VADDPS Y1, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS X1, X0, X0
-	VMOVHLPS X0, X0, X1
-	VADDPS X1, X0, X0
-	VMOVSHDUP X0, X1
-	VADDSS X1, X0, X0
+	HSUM8(Y0, X0, X1)
 	VMOVSS X0, (DI)
 	ADDQ $4, DI
 	DECQ CX

@@ -1,0 +1,6 @@
+//go:build !noasm
+
+package kernels
+
+// initQuantNEON installs the quantized assembly kernels.
+func initQuantNEON(k *impls) {}
