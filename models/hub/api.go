@@ -1,0 +1,127 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+// maxJSON bounds an API answer.
+const maxJSON = 32 << 20
+
+// maxTreePages bounds the pages of a tree listing.
+const maxTreePages = 1000
+
+// repoInfo is the listing of a repo at a revision.
+type repoInfo struct {
+	Commit string   // "" when the listing did not say (tree API)
+	Files  []string // repo paths
+}
+
+// listRepo lists a repo through the revision API, falling back to the tree
+// API when the first fails for another reason than authorization.
+func (c *Client) listRepo(ctx context.Context, repo, rev string) (repoInfo, error) {
+	info, err := c.listRevision(ctx, repo, rev)
+	if err == nil || errors.Is(err, ErrUnauthorized) || ctx.Err() != nil {
+		return info, err
+	}
+	info, terr := c.listTree(ctx, repo, rev)
+	if terr != nil {
+		return repoInfo{}, terr
+	}
+	return info, nil
+}
+
+func (c *Client) listRevision(ctx context.Context, repo, rev string) (repoInfo, error) {
+	var v struct {
+		SHA      string `json:"sha"`
+		Siblings *[]struct {
+			RFilename string `json:"rfilename"`
+		} `json:"siblings"`
+	}
+	u := c.hubURL(append(append([]string{"api", "models"}, strings.Split(repo, "/")...), "revision", rev)...)
+	if _, err := c.getJSON(ctx, u, repo+"@"+rev, &v); err != nil {
+		return repoInfo{}, err
+	}
+	if v.Siblings == nil {
+		return repoInfo{}, fmt.Errorf("%s: the revision API gave no file list: %w", repo, ErrProtocol)
+	}
+	if v.SHA != "" && !isCommit(v.SHA) {
+		return repoInfo{}, fmt.Errorf("%s: the revision API gave the commit %.60q: %w", repo, v.SHA, ErrProtocol)
+	}
+	info := repoInfo{Commit: v.SHA}
+	for _, s := range *v.Siblings {
+		if checkRepoPath(s.RFilename) == nil {
+			info.Files = append(info.Files, s.RFilename)
+		}
+	}
+	return info, nil
+}
+
+func (c *Client) listTree(ctx context.Context, repo, rev string) (repoInfo, error) {
+	u := c.hubURL(append(append([]string{"api", "models"}, strings.Split(repo, "/")...), "tree", rev)...) + "?recursive=true"
+	var info repoInfo
+	for page := 0; u != ""; page++ {
+		if page == maxTreePages {
+			return repoInfo{}, fmt.Errorf("%s: more than %d pages of files: %w", repo, maxTreePages, ErrProtocol)
+		}
+		var entries []struct {
+			Type string `json:"type"`
+			Path string `json:"path"`
+		}
+		next, err := c.getJSON(ctx, u, repo+"@"+rev, &entries)
+		if err != nil {
+			return repoInfo{}, err
+		}
+		for _, e := range entries {
+			if e.Type == "file" && checkRepoPath(e.Path) == nil {
+				info.Files = append(info.Files, e.Path)
+			}
+		}
+		u = next
+	}
+	return info, nil
+}
+
+// getJSON decodes the answer to a GET of u into v, with retries, and returns
+// the "next" address of its Link header.
+func (c *Client) getJSON(ctx context.Context, u, what string, v any) (next string, err error) {
+	err = c.retry(ctx, func() (bool, error) {
+		resp, err := c.send(ctx, c.http, http.MethodGet, u, nil)
+		if err != nil {
+			return false, err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return false, statusError(resp, what, c.opts.Token != "")
+		}
+		body, err := io.ReadAll(io.LimitReader(resp.Body, maxJSON+1))
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", what, err)
+		}
+		if len(body) > maxJSON {
+			return false, fmt.Errorf("%s: answer larger than %d bytes: %w", what, maxJSON, ErrProtocol)
+		}
+		if err := json.Unmarshal(body, v); err != nil {
+			return false, fmt.Errorf("%s: %v: %w", what, err, ErrProtocol)
+		}
+		next = nextLink(resp.Header.Get("Link"))
+		return false, nil
+	})
+	return next, err
+}
+
+var linkNext = regexp.MustCompile(`<([^>]+)>\s*;\s*rel="?next"?`)
+
+// nextLink returns the rel="next" address of a Link header, or "".
+func nextLink(h string) string {
+	if m := linkNext.FindStringSubmatch(h); m != nil {
+		return m[1]
+	}
+	return ""
+}
