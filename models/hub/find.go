@@ -3,14 +3,10 @@ package hub
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // maxIndex bounds a model.safetensors.index.json.
@@ -57,17 +53,9 @@ func (c Cache) snapshot(r Ref, commit string, sel selection) *Snapshot {
 // snapshotFiles lists the repo paths of a snapshot whose content is there
 // (a link to a missing blob does not count).
 func snapshotFiles(dir string) []string {
-	var files []string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !fileExists(p) {
-			return nil
-		}
-		if rel, err := filepath.Rel(dir, p); err == nil {
-			files = append(files, filepath.ToSlash(rel))
-		}
-		return nil
+	return slices.DeleteFunc(snapshotEntries(dir), func(f string) bool {
+		return !fileExists(filepath.Join(dir, filepath.FromSlash(f)))
 	})
-	return files
 }
 
 // missingWeights names a file a safetensors snapshot needs and lacks: the
@@ -105,17 +93,9 @@ func missingWeights(dir string, files []string) string {
 
 // indexShards returns the files named by the weight_map of an index.
 func indexShards(path string) ([]string, error) {
-	f, err := os.Open(path)
+	b, err := readLimited(path, maxIndex)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxIndex+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxIndex {
-		return nil, fmt.Errorf("larger than %d bytes", maxIndex)
 	}
 	var idx struct {
 		WeightMap map[string]string `json:"weight_map"`
@@ -123,9 +103,11 @@ func indexShards(path string) ([]string, error) {
 	if err := json.Unmarshal(b, &idx); err != nil {
 		return nil, err
 	}
+	seen := map[string]bool{}
 	var shards []string
 	for _, s := range idx.WeightMap {
-		if !slices.Contains(shards, s) && !strings.Contains(s, "..") {
+		if !seen[s] {
+			seen[s] = true
 			shards = append(shards, s)
 		}
 	}
