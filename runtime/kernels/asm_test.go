@@ -43,6 +43,7 @@ func requireFast(t *testing.T) {
 	if fastImpls.name == "go" {
 		t.Skip("no assembly kernels on this CPU or in this build")
 	}
+	t.Logf("kernels in use: %s", fastImpls.name)
 }
 
 func TestDotKernelsMatchReference(t *testing.T) {

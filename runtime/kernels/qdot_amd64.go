@@ -20,35 +20,6 @@ func quantQ8_0AVX2(dst *byte, src *float32, nb int)
 //go:noescape
 func affineGroups4AVX2(row *byte, x *float32, ngroups, gsize int, out *float32)
 
-// qdot1 wraps a one-row assembly kernel of a K-quant after checking the
-// slice bounds, calling it once per activation row.
-func qdot1(kern func(w, x *byte, nb int) float32, wb int) func(w, x []byte, xs int, out []float32) {
-	return func(w, x []byte, xs int, out []float32) {
-		nb := len(w) / wb
-		if nb == 0 || len(out) == 0 {
-			clear(out)
-			return
-		}
-		_ = x[(len(out)-1)*xs+nb*q8K-1]
-		for r := range out {
-			out[r] = kern(&w[0], &x[r*xs], nb)
-		}
-	}
-}
-
-// qdot4 wraps a 4-row assembly kernel after checking the slice bounds.
-func qdot4(kern func(w, x *byte, nb, xstride, nrows int, out *float32), wb, xb int) func(w, x []byte, xs int, out []float32) {
-	return func(w, x []byte, xs int, out []float32) {
-		nb := len(w) / wb
-		if nb == 0 || len(out) == 0 {
-			clear(out)
-			return
-		}
-		_ = x[(len(out)-1)*xs+nb*xb-1]
-		kern(&w[0], &x[0], nb, xs, len(out), &out[0])
-	}
-}
-
 // initQuantAVX2 installs the quantized assembly kernels.
 func initQuantAVX2(k *impls) {
 	k.qdot[Q8_0] = qdot4(qdotQ8_0AVX2, q8_0, q8_0)

@@ -2,5 +2,43 @@
 
 package kernels
 
-// initQuantNEON installs the quantized assembly kernels.
-func initQuantNEON(k *impls) {}
+//go:noescape
+func qdotQ8_0SDOT(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
+func qdotQ4_0SDOT(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
+func qdotQ4_KSDOT(w, x *byte, nb int) float32
+
+//go:noescape
+func qdotQ6_KSDOT(w, x *byte, nb int) float32
+
+//go:noescape
+func qdotQ8_0NEON(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
+func qdotQ4_0NEON(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
+func qdotQ4_KNEON(w, x *byte, nb int) float32
+
+//go:noescape
+func qdotQ6_KNEON(w, x *byte, nb int) float32
+
+// initQuantNEON installs the quantized assembly kernels: SDOT ones when the
+// CPU has the dot-product extension, SMULL/SADALP ones otherwise.
+func initQuantNEON(k *impls) {
+	if hasDotProd {
+		k.name = "neon+dotprod"
+		k.qdot[Q8_0] = qdot4(qdotQ8_0SDOT, q8_0, q8_0)
+		k.qdot[Q4_0] = qdot4(qdotQ4_0SDOT, q4_0, q8_0)
+		k.qdot[Q4_K] = qdot1(qdotQ4_KSDOT, q4K)
+		k.qdot[Q6_K] = qdot1(qdotQ6_KSDOT, q6K)
+		return
+	}
+	k.qdot[Q8_0] = qdot4(qdotQ8_0NEON, q8_0, q8_0)
+	k.qdot[Q4_0] = qdot4(qdotQ4_0NEON, q4_0, q8_0)
+	k.qdot[Q4_K] = qdot1(qdotQ4_KNEON, q4K)
+	k.qdot[Q6_K] = qdot1(qdotQ6_KNEON, q6K)
+}

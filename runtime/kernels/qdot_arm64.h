@@ -1,0 +1,391 @@
+// Bodies of the arm64 quantized kernels, included twice by qdot_arm64.s:
+// once with SDOT (ARMv8.2 dot product) and once with a plain NEON fallback
+// (SMULL + SADALP). Before each inclusion the includer defines:
+//   Q8_0NAME, Q4_0NAME, Q4_KNAME, Q6_KNAME  the TEXT symbols
+//   DOT2(ACC)  ACC.4s = int32 dot of V0·V2 + V1·V3 (16 signed bytes each)
+//   DOTA, DOTB V6 = V2·V16 + V3·V17, V7 = V4·V18 + V5·V19
+//   DOTP       V8 = V6·V16, V9 = V7·V17
+// Registers V10–V13 are free for the fallback's temporaries.
+
+// HALFS loads the IEEE half at M into the single-precision register F
+// (clobbers R). 
+#define HALFS(M, R, F) \
+	MOVHU M, R \
+	FMOVS R, F \
+	FCVTHS F, F
+
+// ROW8 accumulates into ACC one Q8_0 activation block at P times the weight
+// block in V0, V1 whose scale is in F20.
+#define ROW8(P, ACC) \
+	HALFS((P), R9, F21) \
+	FMULS F20, F21, F21 \
+	ADD $2, P, R10 \
+	VLD1 (R10), [V2.B16, V3.B16] \
+	DOT2 \
+	WORD $0x4e21d884 /* scvtf v4.4s, v4.4s */ \
+	VDUP V21.S[0], V22.S4 \
+	VFMLA V22.S4, V4.S4, ACC.S4
+
+// ROWS4 runs ROW8 for the first R4 activation rows (R3 bytes apart).
+#define ROWS4(NEXT) \
+	ROW8(R1, V16) \
+	CMP $1, R4 \
+	BLE NEXT \
+	ADD R3, R1, R8 \
+	ROW8(R8, V17) \
+	CMP $2, R4 \
+	BLE NEXT \
+	ADD R3, R8, R8 \
+	ROW8(R8, V18) \
+	CMP $3, R4 \
+	BLE NEXT \
+	ADD R3, R8, R8 \
+	ROW8(R8, V19)
+
+#define PROLOGUE4 \
+	MOVD w+0(FP), R0 \
+	MOVD x+8(FP), R1 \
+	MOVD nb+16(FP), R2 \
+	MOVD xstride+24(FP), R3 \
+	MOVD nrows+32(FP), R4 \
+	VEOR V16.B16, V16.B16, V16.B16 \
+	VEOR V17.B16, V17.B16, V17.B16 \
+	VEOR V18.B16, V18.B16, V18.B16 \
+	VEOR V19.B16, V19.B16, V19.B16
+
+#define EPILOGUE4(DONE) \
+	MOVD out+40(FP), R5 \
+	WORD $0x6e30d610 /* faddp v16.4s, v16.4s, v16.4s */ \
+	WORD $0x7e30da10 /* faddp s16, v16.2s */ \
+	FMOVS F16, (R5) \
+	CMP $1, R4 \
+	BLE DONE \
+	WORD $0x6e31d631 /* faddp v17.4s, v17.4s, v17.4s */ \
+	WORD $0x7e30da31 /* faddp s17, v17.2s */ \
+	FMOVS F17, 4(R5) \
+	CMP $2, R4 \
+	BLE DONE \
+	WORD $0x6e32d652 /* faddp v18.4s, v18.4s, v18.4s */ \
+	WORD $0x7e30da52 /* faddp s18, v18.2s */ \
+	FMOVS F18, 8(R5) \
+	CMP $3, R4 \
+	BLE DONE \
+	WORD $0x6e33d673 /* faddp v19.4s, v19.4s, v19.4s */ \
+	WORD $0x7e30da73 /* faddp s19, v19.2s */ \
+	FMOVS F19, 12(R5)
+
+TEXT Q8_0NAME(SB), NOSPLIT, $0-48
+	PROLOGUE4
+	CBZ R2, q8done
+
+q8loop:
+	HALFS((R0), R6, F20)
+	ADD $2, R0, R7
+	VLD1 (R7), [V0.B16, V1.B16]
+	ROWS4(q8next)
+
+q8next:
+	ADD $34, R0
+	ADD $34, R1
+	SUBS $1, R2
+	BNE q8loop
+
+q8done:
+	EPILOGUE4(q8ret)
+
+q8ret:
+	RET
+
+TEXT Q4_0NAME(SB), NOSPLIT, $0-48
+	PROLOGUE4
+	VMOVI $15, V28.B16
+	VMOVI $8, V29.B16
+	CBZ R2, q4done
+
+q4loop:
+	HALFS((R0), R6, F20)
+	ADD $2, R0, R7
+	VLD1 (R7), [V5.B16]
+	VAND V28.B16, V5.B16, V0.B16
+	VUSHR $4, V5.B16, V1.B16
+	VSUB V29.B16, V0.B16, V0.B16
+	VSUB V29.B16, V1.B16, V1.B16
+	ROWS4(q4next)
+
+q4next:
+	ADD $18, R0
+	ADD $34, R1
+	SUBS $1, R2
+	BNE q4loop
+
+q4done:
+	EPILOGUE4(q4ret)
+
+q4ret:
+	RET
+
+// Q4_K: per super-block, d and dmin (x.d times the weight's halves) in S26
+// and S27, the 8 scales as int32 in V24 (0–3) and V25 (4–7), integer sums
+// in V31, float sums in V30 and the mins' total in S29.
+TEXT Q4_KNAME(SB), NOSPLIT, $0-28
+	MOVD w+0(FP), R0
+	MOVD x+8(FP), R1
+	MOVD nb+16(FP), R2
+	VEOR V30.B16, V30.B16, V30.B16
+	VEOR V29.B16, V29.B16, V29.B16
+	VMOVI $15, V28.B16
+	CBZ R2, q4kdone
+
+q4kloop:
+	FMOVS (R1), F21
+	HALFS((R0), R6, F26)
+	FMULS F21, F26, F26
+	HALFS(2(R0), R6, F27)
+	FMULS F21, F27, F27
+
+	MOVWU 4(R0), R6
+	MOVWU 8(R0), R7
+	MOVWU 12(R0), R8
+	LSRW $4, R8, R9
+	ANDW $0x0f0f0f0f, R9
+	LSRW $6, R7, R10
+	ANDW $0x03030303, R10
+	ORRW R10<<4, R9, R9
+	ANDW $0x3f3f3f3f, R7, R11
+	ANDW $0x0f0f0f0f, R8, R8
+	LSRW $6, R6, R10
+	ANDW $0x03030303, R10
+	ORRW R10<<4, R8, R8
+	ANDW $0x3f3f3f3f, R6, R6
+	VMOV R6, V24.S[0]
+	VMOV R8, V24.S[1]
+	VMOV R11, V22.S[0]
+	VMOV R9, V22.S[1]
+	VUXTL V24.B8, V24.H8
+	VUXTL V22.B8, V22.H8
+	VUXTL2 V24.H8, V25.S4
+	VUXTL V24.H4, V24.S4
+
+	ADD $260, R1, R10
+	VLD1 (R10), [V20.H8, V21.H8]
+	WORD $0x4e75be94 // addp v20.8h, v20.8h, v21.8h
+	WORD $0x0e76c297 // smull v23.4s, v20.4h, v22.4h
+	WORD $0x4e768297 // smlal2 v23.4s, v20.8h, v22.8h
+	WORD $0x4eb1baf7 // addv s23, v23.4s
+	WORD $0x5e21daf7 // scvtf s23, s23
+	FMULS F27, F23, F23
+	FADDS F23, F29, F29
+
+	VEOR V31.B16, V31.B16, V31.B16
+	ADD $16, R0, R11
+	ADD $4, R1, R12
+	VLD1.P 32(R11), [V0.B16, V1.B16]
+	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
+	VAND V28.B16, V0.B16, V2.B16
+	VAND V28.B16, V1.B16, V3.B16
+	VUSHR $4, V0.B16, V4.B16
+	VUSHR $4, V1.B16, V5.B16
+	DOTA
+	DOTB
+	WORD $0x6f9800df // mla v31.4s, v6.4s, v24.s[0]
+	WORD $0x6fb800ff // mla v31.4s, v7.4s, v24.s[1]
+	VLD1.P 32(R11), [V0.B16, V1.B16]
+	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
+	VAND V28.B16, V0.B16, V2.B16
+	VAND V28.B16, V1.B16, V3.B16
+	VUSHR $4, V0.B16, V4.B16
+	VUSHR $4, V1.B16, V5.B16
+	DOTA
+	DOTB
+	WORD $0x6f9808df // mla v31.4s, v6.4s, v24.s[2]
+	WORD $0x6fb808ff // mla v31.4s, v7.4s, v24.s[3]
+	VLD1.P 32(R11), [V0.B16, V1.B16]
+	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
+	VAND V28.B16, V0.B16, V2.B16
+	VAND V28.B16, V1.B16, V3.B16
+	VUSHR $4, V0.B16, V4.B16
+	VUSHR $4, V1.B16, V5.B16
+	DOTA
+	DOTB
+	WORD $0x6f9900df // mla v31.4s, v6.4s, v25.s[0]
+	WORD $0x6fb900ff // mla v31.4s, v7.4s, v25.s[1]
+	VLD1.P 32(R11), [V0.B16, V1.B16]
+	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
+	VAND V28.B16, V0.B16, V2.B16
+	VAND V28.B16, V1.B16, V3.B16
+	VUSHR $4, V0.B16, V4.B16
+	VUSHR $4, V1.B16, V5.B16
+	DOTA
+	DOTB
+	WORD $0x6f9908df // mla v31.4s, v6.4s, v25.s[2]
+	WORD $0x6fb908ff // mla v31.4s, v7.4s, v25.s[3]
+	WORD $0x4e21dbff // scvtf v31.4s, v31.4s
+	WORD $0x4f9a13fe // fmla v30.4s, v31.4s, v26.s[0]
+	ADD $144, R0
+	ADD $292, R1
+	SUBS $1, R2
+	BNE q4kloop
+
+q4kdone:
+	WORD $0x6e3ed7de // faddp v30.4s, v30.4s, v30.4s
+	WORD $0x7e30dbde // faddp s30, v30.2s
+	FSUBS F29, F30, F30
+	FMOVS F30, ret+24(FP)
+	RET
+
+// Q6_K: the 6-bit values are used unsigned (0–63) and 32·Σ scale·bsum is
+// subtracted at the end of each super-block. d in S14, scales as int32 in
+// V24–V27, integer sums in V31, float sums in V30.
+TEXT Q6_KNAME(SB), NOSPLIT, $0-28
+	MOVD w+0(FP), R0
+	MOVD x+8(FP), R1
+	MOVD nb+16(FP), R2
+	VEOR V30.B16, V30.B16, V30.B16
+	VMOVI $15, V28.B16
+	VMOVI $48, V29.B16
+	CBZ R2, q6kdone
+
+q6kloop:
+	FMOVS (R1), F21
+	HALFS(208(R0), R6, F14)
+	FMULS F21, F14, F14
+
+	ADD $192, R0, R10
+	VLD1 (R10), [V22.B16]
+	WORD $0x4f08a6d7 // sxtl2 v23.8h, v22.16b
+	WORD $0x0f08a6d6 // sxtl v22.8h, v22.8b
+	WORD $0x0f10a6d8 // sxtl v24.4s, v22.4h
+	WORD $0x4f10a6d9 // sxtl2 v25.4s, v22.8h
+	WORD $0x0f10a6fa // sxtl v26.4s, v23.4h
+	WORD $0x4f10a6fb // sxtl2 v27.4s, v23.8h
+	ADD $260, R1, R10
+	VLD1 (R10), [V20.H8, V21.H8]
+	WORD $0x0e76c29f // smull v31.4s, v20.4h, v22.4h
+	WORD $0x4e76829f // smlal2 v31.4s, v20.8h, v22.8h
+	WORD $0x0e7782bf // smlal v31.4s, v21.4h, v23.4h
+	WORD $0x4e7782bf // smlal2 v31.4s, v21.8h, v23.8h
+	VSHL $5, V31.S4, V12.S4
+	VEOR V31.B16, V31.B16, V31.B16
+	VSUB V12.S4, V31.S4, V31.S4
+	MOVD R0, R11
+	ADD $4, R1, R12
+	VLD1.P 64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	ADD $128, R0, R13
+	VLD1 (R13), [V4.B16, V5.B16]
+	VAND V28.B16, V0.B16, V6.B16
+	VAND V28.B16, V1.B16, V7.B16
+	VSHL $4, V4.B16, V10.B16
+	VSHL $4, V5.B16, V11.B16
+	VAND V29.B16, V10.B16, V10.B16
+	VAND V29.B16, V11.B16, V11.B16
+	VORR V10.B16, V6.B16, V6.B16
+	VORR V11.B16, V7.B16, V7.B16
+	VLD1.P 32(R12), [V16.B16, V17.B16]
+	DOTP
+	WORD $0x6f98011f // mla v31.4s, v8.4s, v24.s[0]
+	WORD $0x6fb8013f // mla v31.4s, v9.4s, v24.s[1]
+	VAND V28.B16, V2.B16, V6.B16
+	VAND V28.B16, V3.B16, V7.B16
+	VSHL $2, V4.B16, V10.B16
+	VSHL $2, V5.B16, V11.B16
+	VAND V29.B16, V10.B16, V10.B16
+	VAND V29.B16, V11.B16, V11.B16
+	VORR V10.B16, V6.B16, V6.B16
+	VORR V11.B16, V7.B16, V7.B16
+	VLD1.P 32(R12), [V16.B16, V17.B16]
+	DOTP
+	WORD $0x6f98091f // mla v31.4s, v8.4s, v24.s[2]
+	WORD $0x6fb8093f // mla v31.4s, v9.4s, v24.s[3]
+	VUSHR $4, V0.B16, V6.B16
+	VUSHR $4, V1.B16, V7.B16
+	VORR V4.B16, V4.B16, V10.B16
+	VORR V5.B16, V5.B16, V11.B16
+	VAND V29.B16, V10.B16, V10.B16
+	VAND V29.B16, V11.B16, V11.B16
+	VORR V10.B16, V6.B16, V6.B16
+	VORR V11.B16, V7.B16, V7.B16
+	VLD1.P 32(R12), [V16.B16, V17.B16]
+	DOTP
+	WORD $0x6f99011f // mla v31.4s, v8.4s, v25.s[0]
+	WORD $0x6fb9013f // mla v31.4s, v9.4s, v25.s[1]
+	VUSHR $4, V2.B16, V6.B16
+	VUSHR $4, V3.B16, V7.B16
+	VUSHR $2, V4.B16, V10.B16
+	VUSHR $2, V5.B16, V11.B16
+	VAND V29.B16, V10.B16, V10.B16
+	VAND V29.B16, V11.B16, V11.B16
+	VORR V10.B16, V6.B16, V6.B16
+	VORR V11.B16, V7.B16, V7.B16
+	VLD1.P 32(R12), [V16.B16, V17.B16]
+	DOTP
+	WORD $0x6f99091f // mla v31.4s, v8.4s, v25.s[2]
+	WORD $0x6fb9093f // mla v31.4s, v9.4s, v25.s[3]
+	VLD1.P 64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
+	ADD $160, R0, R13
+	VLD1 (R13), [V4.B16, V5.B16]
+	VAND V28.B16, V0.B16, V6.B16
+	VAND V28.B16, V1.B16, V7.B16
+	VSHL $4, V4.B16, V10.B16
+	VSHL $4, V5.B16, V11.B16
+	VAND V29.B16, V10.B16, V10.B16
+	VAND V29.B16, V11.B16, V11.B16
+	VORR V10.B16, V6.B16, V6.B16
+	VORR V11.B16, V7.B16, V7.B16
+	VLD1.P 32(R12), [V16.B16, V17.B16]
+	DOTP
+	WORD $0x6f9a011f // mla v31.4s, v8.4s, v26.s[0]
+	WORD $0x6fba013f // mla v31.4s, v9.4s, v26.s[1]
+	VAND V28.B16, V2.B16, V6.B16
+	VAND V28.B16, V3.B16, V7.B16
+	VSHL $2, V4.B16, V10.B16
+	VSHL $2, V5.B16, V11.B16
+	VAND V29.B16, V10.B16, V10.B16
+	VAND V29.B16, V11.B16, V11.B16
+	VORR V10.B16, V6.B16, V6.B16
+	VORR V11.B16, V7.B16, V7.B16
+	VLD1.P 32(R12), [V16.B16, V17.B16]
+	DOTP
+	WORD $0x6f9a091f // mla v31.4s, v8.4s, v26.s[2]
+	WORD $0x6fba093f // mla v31.4s, v9.4s, v26.s[3]
+	VUSHR $4, V0.B16, V6.B16
+	VUSHR $4, V1.B16, V7.B16
+	VORR V4.B16, V4.B16, V10.B16
+	VORR V5.B16, V5.B16, V11.B16
+	VAND V29.B16, V10.B16, V10.B16
+	VAND V29.B16, V11.B16, V11.B16
+	VORR V10.B16, V6.B16, V6.B16
+	VORR V11.B16, V7.B16, V7.B16
+	VLD1.P 32(R12), [V16.B16, V17.B16]
+	DOTP
+	WORD $0x6f9b011f // mla v31.4s, v8.4s, v27.s[0]
+	WORD $0x6fbb013f // mla v31.4s, v9.4s, v27.s[1]
+	VUSHR $4, V2.B16, V6.B16
+	VUSHR $4, V3.B16, V7.B16
+	VUSHR $2, V4.B16, V10.B16
+	VUSHR $2, V5.B16, V11.B16
+	VAND V29.B16, V10.B16, V10.B16
+	VAND V29.B16, V11.B16, V11.B16
+	VORR V10.B16, V6.B16, V6.B16
+	VORR V11.B16, V7.B16, V7.B16
+	VLD1.P 32(R12), [V16.B16, V17.B16]
+	DOTP
+	WORD $0x6f9b091f // mla v31.4s, v8.4s, v27.s[2]
+	WORD $0x6fbb093f // mla v31.4s, v9.4s, v27.s[3]
+	WORD $0x4e21dbff // scvtf v31.4s, v31.4s
+	WORD $0x4f8e13fe // fmla v30.4s, v31.4s, v14.s[0]
+	ADD $210, R0
+	ADD $292, R1
+	SUBS $1, R2
+	BNE q6kloop
+
+q6kdone:
+	WORD $0x6e3ed7de // faddp v30.4s, v30.4s, v30.4s
+	WORD $0x7e30dbde // faddp s30, v30.2s
+	FMOVS F30, ret+24(FP)
+	RET
+
+#undef HALFS
+#undef ROW8
+#undef ROWS4
+#undef PROLOGUE4
+#undef EPILOGUE4
