@@ -26,9 +26,10 @@ type bpe struct {
 	// arrive as raw bytes and rawByte[b] is the id of b's byte-level rune.
 	rawBytes bool
 	rawByte  [256]int32
-	rawVocab map[string]int32 // raw-byte spelling of every byte-level token
+	rawVocab map[string]int32 // raw-byte spelling of the tokens, for ignoreMerges
 
 	cache wordCache
+	buf   []byte // scratch for building merged tokens while loading
 }
 
 func newBPE(vocab map[string]int32) *bpe {
@@ -58,10 +59,12 @@ func (m *bpe) enableRawBytes() {
 	if m.contPrefix != "" || m.wordSuffix != "" {
 		return
 	}
-	m.rawVocab = make(map[string]int32, len(m.vocab))
-	for tok, id := range m.vocab {
-		if raw, ok := byteLevelDecode(tok); ok && raw != "" {
-			m.rawVocab[raw] = id
+	if m.ignoreMerges {
+		m.rawVocab = make(map[string]int32, len(m.vocab))
+		for tok, id := range m.vocab {
+			if raw, ok := byteLevelDecode(tok); ok && raw != "" {
+				m.rawVocab[raw] = id
+			}
 		}
 	}
 	for b := range m.rawByte {
@@ -78,6 +81,9 @@ func (m *bpe) enableRawBytes() {
 func (m *bpe) encode(dst []int, word string, sc *scratch) []int {
 	if word == "" {
 		return dst
+	}
+	if len(word) == 1 && m.rawBytes && m.rawByte[word[0]] >= 0 {
+		return append(dst, int(m.rawByte[word[0]]))
 	}
 	if m.ignoreMerges {
 		if id, ok := m.whole(word); ok {

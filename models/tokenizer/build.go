@@ -33,13 +33,12 @@ func build(s *spec) (*Tokenizer, error) {
 	t := &Tokenizer{
 		model: s.model, norm: s.norm, pre: s.pre, dec: s.dec,
 		tokens: make([]string, size), special: make([]bool, size),
-		ids:    make(map[string]int, len(s.model.vocab)+len(s.added)),
+		ids:    make(map[string]int, len(s.added)),
 		prefix: s.prefix, suffix: s.suffix,
 		bos: s.bos, eos: s.eos, unk: s.unk, pad: s.pad, source: s.source,
 	}
 	for tok, id := range s.model.vocab {
 		t.tokens[id] = tok
-		t.ids[tok] = int(id)
 	}
 	var raw, normalized []addedToken
 	for _, a := range s.added {

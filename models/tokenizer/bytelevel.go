@@ -1,9 +1,6 @@
 package tokenizer
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "strings"
 
 // The GPT-2 byte-level alphabet: every byte maps to one printable rune, the
 // printable Latin-1 bytes to themselves and the rest to U+0100 and up.
@@ -69,22 +66,36 @@ func newByteLevelPre(addPrefixSpace, useRegex bool) *byteLevelPre {
 	return &byteLevelPre{addPrefixSpace: addPrefixSpace, useRegex: useRegex, mapChars: true, split: gpt2Matcher}
 }
 
-func (b *byteLevelPre) preTokenize(dst []piece, p piece, sc *scratch) []piece {
-	if b.addPrefixSpace && !strings.HasPrefix(p.text, " ") {
+func (b *byteLevelPre) stage(next sink) sink {
+	st := &byteLevelStage{byteLevelPre: b, next: next}
+	if b.mapChars {
+		st.next = byteMapStage{next}
+	}
+	if b.useRegex {
+		st.next = (&splitPre{m: b.split, b: isolated}).stage(st.next)
+	}
+	return st
+}
+
+// byteLevelStage adds the prefix space, then splits and maps.
+type byteLevelStage struct {
+	*byteLevelPre
+	next sink
+}
+
+func (s *byteLevelStage) push(p piece) {
+	if s.addPrefixSpace && !strings.HasPrefix(p.text, " ") {
 		p.text = " " + p.text
 	}
-	start := len(dst)
-	if b.useRegex {
-		dst = splitPiece(dst, p, b.split, isolated, false, sc)
-	} else {
-		dst = append(dst, p)
-	}
-	if b.mapChars {
-		for i := start; i < len(dst); i++ {
-			dst[i].text = byteLevelEncode(dst[i].text)
-		}
-	}
-	return dst
+	s.next.push(p)
+}
+
+// byteMapStage maps pieces to the byte-level alphabet.
+type byteMapStage struct{ next sink }
+
+func (s byteMapStage) push(p piece) {
+	p.text = byteLevelEncode(p.text)
+	s.next.push(p)
 }
 
 // byteLevelDecoder turns byte-level tokens back into bytes. The result may
@@ -101,9 +112,4 @@ func (byteLevelDecoder) decodeChain(tokens []string, _ bool) []string {
 		}
 	}
 	return []string{b.String()}
-}
-
-// isByteLevelRune reports whether r belongs to the byte-level alphabet.
-func isByteLevelRune(r rune) bool {
-	return r >= 0 && int(r) < len(runeByte) && runeByte[r] >= 0 && r != utf8.RuneError
 }

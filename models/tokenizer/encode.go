@@ -5,6 +5,12 @@ import (
 	"unicode/utf8"
 )
 
+// scratch holds the buffers of the merge loop, reused across words.
+type scratch struct {
+	syms  []int32
+	ranks []uint64
+}
+
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // Encode returns the token ids of text. Added and special tokens written in
@@ -58,18 +64,20 @@ func (t *Tokenizer) encodePiece(ids []int, p piece, sc *scratch) []int {
 	if p.text == "" {
 		return ids
 	}
-	pieces := append(sc.a[:0], p)
-	next := sc.b[:0]
-	for _, pt := range t.pre {
-		next = next[:0]
-		for _, q := range pieces {
-			next = pt.preTokenize(next, q, sc)
-		}
-		pieces, next = next, pieces
+	out := &modelSink{m: t.model, ids: ids, sc: sc}
+	var head sink = out
+	for i := len(t.pre) - 1; i >= 0; i-- {
+		head = t.pre[i].stage(head)
 	}
-	for _, q := range pieces {
-		ids = t.model.encode(ids, q.text, sc)
-	}
-	sc.a, sc.b = pieces[:0], next[:0]
-	return ids
+	head.push(p)
+	return out.ids
 }
+
+// modelSink is the end of the pipeline: the BPE model.
+type modelSink struct {
+	m   *bpe
+	ids []int
+	sc  *scratch
+}
+
+func (s *modelSink) push(p piece) { s.ids = s.m.encode(s.ids, p.text, s.sc) }

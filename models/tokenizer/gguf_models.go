@@ -34,7 +34,7 @@ func (v *ggufVocab) gpt2Spec(f *gguf.File) (*spec, error) {
 		}
 		// Merges whose tokens are missing cannot apply; skip them as
 		// llama.cpp does.
-		_ = m.addMergeText(line[:i], line[i+1:], rank)
+		_ = addMergeText(m, line[:i], line[i+1:], rank)
 	}
 	s := &spec{source: v.name, model: m, added: v.addedTokens(), bos: -1, eos: -1, unk: -1, pad: -1,
 		dec: byteLevelDecoder{}, decForm: map[int]string{}}

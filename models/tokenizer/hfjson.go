@@ -8,12 +8,12 @@ import (
 
 // hfFile is the part of tokenizer.json that encoding and decoding need.
 type hfFile struct {
-	AddedTokens   []hfAddedToken  `json:"added_tokens"`
-	Normalizer    json.RawMessage `json:"normalizer"`
-	PreTokenizer  json.RawMessage `json:"pre_tokenizer"`
-	PostProcessor json.RawMessage `json:"post_processor"`
-	Decoder       json.RawMessage `json:"decoder"`
-	Model         hfModel         `json:"model"`
+	AddedTokens   []hfAddedToken
+	Normalizer    json.RawMessage
+	PreTokenizer  json.RawMessage
+	PostProcessor json.RawMessage
+	Decoder       json.RawMessage
+	Model         hfModel
 }
 
 type hfAddedToken struct {
@@ -27,15 +27,46 @@ type hfAddedToken struct {
 }
 
 type hfModel struct {
-	Type                    string          `json:"type"`
-	Vocab                   json.RawMessage `json:"vocab"`
-	Merges                  json.RawMessage `json:"merges"`
-	UnkToken                *string         `json:"unk_token"`
-	FuseUnk                 bool            `json:"fuse_unk"`
-	ByteFallback            bool            `json:"byte_fallback"`
-	IgnoreMerges            bool            `json:"ignore_merges"`
-	ContinuingSubwordPrefix *string         `json:"continuing_subword_prefix"`
-	EndOfWordSuffix         *string         `json:"end_of_word_suffix"`
+	Type                    string  `json:"type"`
+	UnkToken                *string `json:"unk_token"`
+	FuseUnk                 bool    `json:"fuse_unk"`
+	ByteFallback            bool    `json:"byte_fallback"`
+	IgnoreMerges            bool    `json:"ignore_merges"`
+	ContinuingSubwordPrefix *string `json:"continuing_subword_prefix"`
+	EndOfWordSuffix         *string `json:"end_of_word_suffix"`
+	Vocab, Merges           []byte  `json:"-"`
+}
+
+// decodeHF splits tokenizer.json into its parts. The vocabulary and merges
+// stay raw for the fast scanner; the rest goes through encoding/json.
+func decodeHF(data []byte) (*hfFile, error) {
+	top, err := (&jscan{b: data}).fields()
+	if err != nil {
+		return nil, err
+	}
+	f := &hfFile{Normalizer: top["normalizer"], PreTokenizer: top["pre_tokenizer"],
+		PostProcessor: top["post_processor"], Decoder: top["decoder"]}
+	if raw := top["added_tokens"]; raw != nil {
+		if err := json.Unmarshal(raw, &f.AddedTokens); err != nil {
+			return nil, fmt.Errorf("%w: added_tokens: %v", ErrFormat, err)
+		}
+	}
+	raw := top["model"]
+	if raw == nil {
+		return nil, fmt.Errorf("%w: no model", ErrFormat)
+	}
+	model, err := (&jscan{b: raw}).fields()
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	f.Model.Vocab, f.Model.Merges = model["vocab"], model["merges"]
+	delete(model, "vocab")
+	delete(model, "merges")
+	small, _ := json.Marshal(model)
+	if err := json.Unmarshal(small, &f.Model); err != nil {
+		return nil, fmt.Errorf("%w: model: %v", ErrFormat, err)
+	}
+	return f, nil
 }
 
 // maxVocab bounds the ids a file may use, so a corrupt id cannot make us
@@ -45,9 +76,9 @@ const maxVocab = 1 << 24
 // parseHF builds a Tokenizer from the bytes of a tokenizer.json; name is
 // used in errors, cfg may be nil.
 func parseHF(data []byte, name string, cfg *hfConfig) (*Tokenizer, error) {
-	var f hfFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", name, ErrFormat, err)
+	f, err := decodeHF(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	s, err := f.spec()
 	if err != nil {
@@ -93,19 +124,12 @@ func (hm *hfModel) bpe() (*bpe, error) {
 	if hm.Type != "" && hm.Type != "BPE" {
 		return nil, fmt.Errorf("%w: model type %q (only BPE is implemented)", ErrUnsupported, hm.Type)
 	}
-	if len(hm.Vocab) == 0 || hm.Vocab[0] != '{' {
-		return nil, fmt.Errorf("%w: model.vocab is missing or not an object", ErrFormat)
+	if len(bytes.TrimSpace(hm.Vocab)) == 0 {
+		return nil, fmt.Errorf("%w: model.vocab is missing", ErrFormat)
 	}
-	var raw map[string]int
-	if err := json.Unmarshal(hm.Vocab, &raw); err != nil {
-		return nil, fmt.Errorf("%w: model.vocab: %v", ErrFormat, err)
-	}
-	vocab := make(map[string]int32, len(raw))
-	for tok, id := range raw {
-		if id < 0 || id >= maxVocab {
-			return nil, fmt.Errorf("%w: vocab token %q has id %d", ErrFormat, tok, id)
-		}
-		vocab[tok] = int32(id)
+	vocab, err := parseVocab(hm.Vocab)
+	if err != nil {
+		return nil, err
 	}
 	m := newBPE(vocab)
 	m.fuseUnk, m.byteFallback, m.ignoreMerges = hm.FuseUnk, hm.ByteFallback, hm.IgnoreMerges
@@ -122,61 +146,25 @@ func (hm *hfModel) bpe() (*bpe, error) {
 		}
 		m.unk = id
 	}
-	pairs, err := parseMerges(hm.Merges)
+	m.merges = make(map[uint64]uint64, bytes.Count(hm.Merges, []byte(`"`))/2)
+	err = parseMerges(hm.Merges, func(rank int, a, b []byte) error {
+		return addMergeText(m, a, b, rank)
+	})
 	if err != nil {
 		return nil, err
-	}
-	for rank, p := range pairs {
-		if err := m.addMergeText(p[0], p[1], rank); err != nil {
-			return nil, err
-		}
 	}
 	return m, nil
 }
 
 // addMergeText adds the merge of two tokens given by their text.
-func (m *bpe) addMergeText(a, b string, rank int) error {
-	ia, oka := m.vocab[a]
-	ib, okb := m.vocab[b]
-	merged := a + b[min(len(m.contPrefix), len(b)):]
-	id, ok := m.vocab[merged]
+func addMergeText[T string | []byte](m *bpe, a, b T, rank int) error {
+	ia, oka := m.vocab[string(a)]
+	ib, okb := m.vocab[string(b)]
+	m.buf = append(append(m.buf[:0], a...), b[min(len(m.contPrefix), len(b)):]...)
+	id, ok := m.vocab[string(m.buf)]
 	if !oka || !okb || !ok {
 		return fmt.Errorf("%w: merge %d (%q %q): token not in the vocabulary", ErrFormat, rank, a, b)
 	}
 	m.addMerge(ia, ib, id, rank)
 	return nil
-}
-
-// parseMerges reads merges written as "a b" strings or as [a, b] pairs.
-func parseMerges(raw json.RawMessage) ([][2]string, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	var pairs [][2]string
-	if err := json.Unmarshal(raw, &pairs); err == nil {
-		return pairs, nil
-	}
-	var lines []string
-	if err := json.Unmarshal(raw, &lines); err != nil {
-		return nil, fmt.Errorf("%w: model.merges is neither strings nor pairs", ErrFormat)
-	}
-	pairs = make([][2]string, 0, len(lines))
-	for i, l := range lines {
-		a, b, ok := splitMerge(l)
-		if !ok {
-			return nil, fmt.Errorf("%w: merge %d %q is not two tokens separated by a space", ErrFormat, i, l)
-		}
-		pairs = append(pairs, [2]string{a, b})
-	}
-	return pairs, nil
-}
-
-// splitMerge splits "a b" at its single space.
-func splitMerge(l string) (string, string, bool) {
-	i := bytes.IndexByte([]byte(l), ' ')
-	if i < 0 || bytes.IndexByte([]byte(l[i+1:]), ' ') >= 0 {
-		return "", "", false
-	}
-	return l[:i], l[i+1:], true
 }

@@ -13,11 +13,7 @@ import (
 // loadJSON loads testdata/tokenizers/NAME/tokenizer.json.
 func loadJSON(t *testing.T, name string) *Tokenizer {
 	t.Helper()
-	tok, err := Load(fixture.Path(t, "tokenizers", name, "tokenizer.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
+	return cachedLoad(t, fixture.Path(t, "tokenizers", name, "tokenizer.json"))
 }
 
 func TestJSONMatchesVocabVectors(t *testing.T) {
@@ -69,10 +65,10 @@ func TestReferencePromptIDs(t *testing.T) {
 			r := readReference(t, path)
 			var toks []*Tokenizer
 			if g := filepath.Join(fixture.Dir(t), "gguf", stem+".gguf"); fileExists(g) {
-				toks = append(toks, mustLoad(t, g))
+				toks = append(toks, cachedLoad(t, g))
 			}
 			if r.HFDir != "" {
-				toks = append(toks, mustLoad(t, filepath.Join(fixture.Dir(t), filepath.Base(filepath.Dir(r.HFDir)), filepath.Base(r.HFDir))))
+				toks = append(toks, cachedLoad(t, filepath.Join(fixture.Dir(t), filepath.Base(filepath.Dir(r.HFDir)), filepath.Base(r.HFDir))))
 			}
 			if len(toks) == 0 {
 				t.Fatalf("no GGUF file and no model directory for %s", stem)
@@ -88,15 +84,6 @@ func TestReferencePromptIDs(t *testing.T) {
 			}
 		})
 	}
-}
-
-func mustLoad(t *testing.T, path string) *Tokenizer {
-	t.Helper()
-	tok, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
 }
 
 func fileExists(p string) bool {

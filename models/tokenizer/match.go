@@ -16,8 +16,8 @@ type scanFunc func(s string, i int) int
 // scanMatcher runs a scanFunc over a string like a regex find-all.
 type scanMatcher struct{ scan scanFunc }
 
-func (m scanMatcher) appendSpans(dst []span, s string) []span {
-	a := spanAdder{dst: dst}
+func (m scanMatcher) each(s string, out spanSink) {
+	a := gapFiller{out: out}
 	for i := 0; i < len(s); {
 		if e := m.scan(s, i); e > i {
 			a.add(i, e)
@@ -26,27 +26,27 @@ func (m scanMatcher) appendSpans(dst []span, s string) []span {
 		}
 		i += runeLen(s, i)
 	}
-	return a.finish(len(s))
+	a.finish(len(s))
 }
 
 // charMatcher matches every single rune for which pred holds.
 type charMatcher struct{ pred func(rune) bool }
 
-func (m charMatcher) appendSpans(dst []span, s string) []span {
-	a := spanAdder{dst: dst}
+func (m charMatcher) each(s string, out spanSink) {
+	a := gapFiller{out: out}
 	for i, r := range s {
 		if m.pred(r) {
 			a.add(i, i+utf8.RuneLen(r))
 		}
 	}
-	return a.finish(len(s))
+	a.finish(len(s))
 }
 
 // literalMatcher matches every occurrence of a fixed string.
 type literalMatcher struct{ lit string }
 
-func (m literalMatcher) appendSpans(dst []span, s string) []span {
-	a := spanAdder{dst: dst}
+func (m literalMatcher) each(s string, out spanSink) {
+	a := gapFiller{out: out}
 	if m.lit != "" {
 		for i := 0; ; {
 			j := strings.Index(s[i:], m.lit)
@@ -57,7 +57,7 @@ func (m literalMatcher) appendSpans(dst []span, s string) []span {
 			i += j + len(m.lit)
 		}
 	}
-	return a.finish(len(s))
+	a.finish(len(s))
 }
 
 // regexMatcher is the general fallback: a backtracking regex engine with
@@ -73,8 +73,8 @@ func compileRegex(pattern string) (*regexMatcher, error) {
 	return &regexMatcher{re: re}, nil
 }
 
-func (m *regexMatcher) appendSpans(dst []span, s string) []span {
-	a := spanAdder{dst: dst}
+func (m *regexMatcher) each(s string, out spanSink) {
+	a := gapFiller{out: out}
 	match, err := m.re.FindStringMatch(s)
 	// rune index -> byte offset, advanced monotonically.
 	ri, bi := 0, 0
@@ -91,7 +91,7 @@ func (m *regexMatcher) appendSpans(dst []span, s string) []span {
 		a.add(start, end)
 		match, err = m.re.FindNextMatch(match)
 	}
-	return a.finish(len(s))
+	a.finish(len(s))
 }
 
 // runeLen is the byte length of the rune at s[i] (1 for an invalid byte).

@@ -39,17 +39,26 @@ type metaspacePre struct {
 	split  bool
 }
 
-func (m *metaspacePre) preTokenize(dst []piece, p piece, sc *scratch) []piece {
-	text := strings.ReplaceAll(p.text, " ", m.repl)
-	if !strings.HasPrefix(text, m.repl) &&
-		(m.scheme == prependAlways || m.scheme == prependFirst && p.first) {
-		text = m.repl + text
+func (m *metaspacePre) stage(next sink) sink {
+	st := &metaspaceStage{metaspacePre: m, next: next}
+	if m.split {
+		st.next = (&splitPre{m: literalMatcher{m.repl}, b: mergedWithNext}).stage(next)
 	}
-	q := piece{text: text, first: p.first}
-	if !m.split {
-		return append(dst, q)
+	return st
+}
+
+type metaspaceStage struct {
+	*metaspacePre
+	next sink
+}
+
+func (s *metaspaceStage) push(p piece) {
+	text := strings.ReplaceAll(p.text, " ", s.repl)
+	if !strings.HasPrefix(text, s.repl) &&
+		(s.scheme == prependAlways || s.scheme == prependFirst && p.first) {
+		text = s.repl + text
 	}
-	return splitPiece(dst, q, literalMatcher{m.repl}, mergedWithNext, false, sc)
+	s.next.push(piece{text: text, first: p.first})
 }
 
 // metaspaceDec turns replacement runes back into spaces; in the first token

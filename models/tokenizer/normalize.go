@@ -73,7 +73,7 @@ func (n replace) normalize(s string) string {
 // replaceSpans rewrites every match of m in s by content.
 func replaceSpans(s string, m matcher, content string) string {
 	var b strings.Builder
-	for _, sp := range m.appendSpans(nil, s) {
+	for _, sp := range collectSpans(m, s) {
 		if sp.match {
 			b.WriteString(content)
 		} else {

@@ -14,23 +14,60 @@ type span struct {
 	match      bool
 }
 
-// scratch holds buffers reused across the pieces of one Encode call.
-type scratch struct {
-	spans []span
-	a, b  []piece
-	syms  []int32
-	ranks []uint64
+// sink receives pieces, one at a time: the next pre-tokenizer or the model.
+// Pieces stream through the pipeline, so encoding needs no buffer that
+// grows with the input.
+type sink interface {
+	push(p piece)
 }
 
-// preTokenizer splits (and maybe rewrites) one piece, appending to dst.
+// preTokenizer is one step of the pre-tokenization pipeline. stage returns
+// the state for one Encode call, feeding next.
 type preTokenizer interface {
-	preTokenize(dst []piece, p piece, sc *scratch) []piece
+	stage(next sink) sink
 }
 
-// matcher finds the spans of a pattern in s. The returned spans cover s
-// in order, alternating gaps (match false) and matches.
+// spanSink receives the spans a matcher finds: gaps (match false) and
+// matches, in order, covering the whole string.
+type spanSink interface {
+	onSpan(start, end int, match bool)
+}
+
+// matcher finds the matches of a pattern.
 type matcher interface {
-	appendSpans(dst []span, s string) []span
+	each(s string, out spanSink)
+}
+
+// gapFiller reports the gaps between the matches it is given.
+type gapFiller struct {
+	out  spanSink
+	last int
+}
+
+func (g *gapFiller) add(start, end int) {
+	if start > g.last {
+		g.out.onSpan(g.last, start, false)
+	}
+	g.out.onSpan(start, end, true)
+	g.last = end
+}
+
+func (g *gapFiller) finish(n int) {
+	if n > g.last {
+		g.out.onSpan(g.last, n, false)
+	}
+}
+
+// spanList collects spans.
+type spanList []span
+
+func (l *spanList) onSpan(start, end int, match bool) { *l = append(*l, span{start, end, match}) }
+
+// collectSpans returns the spans of m in s.
+func collectSpans(m matcher, s string) []span {
+	var l spanList
+	m.each(s, &l)
+	return l
 }
 
 // behavior is how a Split keeps the delimiters it found, as in Hugging Face's
@@ -50,106 +87,6 @@ var behaviorNames = map[string]behavior{
 	"MergedWithNext": mergedWithNext, "Contiguous": contiguous,
 }
 
-// splitPiece splits p by m and appends the kept parts to dst.
-func splitPiece(dst []piece, p piece, m matcher, b behavior, invert bool, sc *scratch) []piece {
-	if p.text == "" {
-		return dst
-	}
-	spans := m.appendSpans(sc.spans[:0], p.text)
-	if invert {
-		for i := range spans {
-			spans[i].match = !spans[i].match
-		}
-	}
-	spans = applyBehavior(spans, b)
-	sc.spans = spans
-	for _, s := range spans {
-		if s.end > s.start {
-			dst = append(dst, piece{text: p.text[s.start:s.end], first: p.first && s.start == 0})
-		}
-	}
-	return dst
-}
-
-// applyBehavior rewrites spans in place into the ranges to keep.
-func applyBehavior(spans []span, b behavior) []span {
-	out := spans[:0]
-	switch b {
-	case isolated:
-		return spans
-	case removed:
-		for _, s := range spans {
-			if !s.match {
-				out = append(out, s)
-			}
-		}
-	case contiguous:
-		prevMatch := false
-		for _, s := range spans {
-			if s.match == prevMatch && len(out) > 0 {
-				out[len(out)-1].end = s.end
-			} else {
-				out = append(out, s)
-			}
-			prevMatch = s.match
-		}
-	case mergedWithPrevious:
-		prevMatch := false
-		for _, s := range spans {
-			m := s.match
-			if m && !prevMatch && len(out) > 0 {
-				out[len(out)-1].end = s.end
-			} else {
-				out = append(out, s)
-			}
-			prevMatch = m
-		}
-	case mergedWithNext:
-		return mergeWithNext(spans)
-	}
-	return out
-}
-
-// mergeWithNext attaches every delimiter to the span that follows it.
-func mergeWithNext(spans []span) []span {
-	out := make([]span, 0, len(spans))
-	prevMatch := false
-	for i := len(spans) - 1; i >= 0; i-- {
-		s := spans[i]
-		if s.match && !prevMatch && len(out) > 0 {
-			out[len(out)-1].start = s.start
-		} else {
-			out = append(out, s)
-		}
-		prevMatch = s.match
-	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return out
-}
-
-// spanAdder appends matches and the gaps between them.
-type spanAdder struct {
-	dst  []span
-	last int
-}
-
-func (a *spanAdder) add(start, end int) {
-	if start > a.last {
-		a.dst = append(a.dst, span{a.last, start, false})
-	}
-	a.dst = append(a.dst, span{start, end, true})
-	a.last = end
-}
-
-func (a *spanAdder) finish(n int) []span {
-	if n > a.last {
-		a.dst = append(a.dst, span{a.last, n, false})
-	}
-	return a.dst
-}
-
 // splitPre is a Split pre-tokenizer: a pattern, a behavior and invert.
 type splitPre struct {
 	m      matcher
@@ -157,6 +94,81 @@ type splitPre struct {
 	invert bool
 }
 
-func (s *splitPre) preTokenize(dst []piece, p piece, sc *scratch) []piece {
-	return splitPiece(dst, p, s.m, s.b, s.invert, sc)
+func (s *splitPre) stage(next sink) sink { return &splitStage{splitPre: s, next: next} }
+
+// splitStage splits each piece it gets by the pattern and passes on the
+// parts the behavior keeps, holding at most one part back.
+type splitStage struct {
+	*splitPre
+	next sink
+
+	text      string
+	first     bool
+	pend      span
+	has       bool
+	prevMatch bool
+}
+
+func (s *splitStage) push(p piece) {
+	if p.text == "" {
+		return
+	}
+	s.text, s.first, s.has, s.prevMatch = p.text, p.first, false, false
+	s.m.each(p.text, s)
+	s.flush()
+}
+
+func (s *splitStage) onSpan(start, end int, match bool) {
+	if s.invert {
+		match = !match
+	}
+	sp := span{start, end, match}
+	switch s.b {
+	case isolated:
+		s.emit(sp)
+	case removed:
+		if !match {
+			s.emit(sp)
+		}
+	case contiguous:
+		if s.has && match == s.prevMatch {
+			s.pend.end = end
+		} else {
+			s.hold(sp)
+		}
+	case mergedWithPrevious:
+		if s.has && match && !s.prevMatch {
+			s.pend.end = end
+		} else {
+			s.hold(sp)
+		}
+	case mergedWithNext:
+		// A delimiter joins the gap that follows it; pend.match marks a
+		// delimiter still waiting for that gap.
+		if s.has && s.pend.match && !match {
+			s.pend.end, s.pend.match = end, false
+		} else {
+			s.hold(sp)
+		}
+	}
+	s.prevMatch = match
+}
+
+// hold passes on the part held back and holds sp instead.
+func (s *splitStage) hold(sp span) {
+	s.flush()
+	s.pend, s.has = sp, true
+}
+
+func (s *splitStage) flush() {
+	if s.has {
+		s.has = false
+		s.emit(s.pend)
+	}
+}
+
+func (s *splitStage) emit(sp span) {
+	if sp.end > sp.start {
+		s.next.push(piece{text: s.text[sp.start:sp.end], first: s.first && sp.start == 0})
+	}
 }

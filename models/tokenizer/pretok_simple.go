@@ -60,18 +60,6 @@ func wordsScan(s string, i int) int {
 // isolate punctuation.
 type bertPre struct{}
 
-var (
-	bertSpace = newWhitespaceSplitPre()
-	bertPunct = newPunctuationPre(isolated)
-)
-
-func (bertPre) preTokenize(dst []piece, p piece, sc *scratch) []piece {
-	start := len(dst)
-	dst = bertSpace.preTokenize(dst, p, sc)
-	words := append([]piece(nil), dst[start:]...)
-	dst = dst[:start]
-	for _, w := range words {
-		dst = bertPunct.preTokenize(dst, w, sc)
-	}
-	return dst
+func (bertPre) stage(next sink) sink {
+	return newWhitespaceSplitPre().stage(newPunctuationPre(isolated).stage(next))
 }

@@ -3,6 +3,7 @@ package tokenizer
 import (
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mlxrun/mlx/models/fixture"
@@ -60,4 +61,26 @@ func texts(cases []vocabCase) []string {
 		out[i] = c.text
 	}
 	return out
+}
+
+var (
+	loadedMu sync.Mutex
+	loaded   = map[string]*Tokenizer{}
+)
+
+// cachedLoad loads a tokenizer once per test binary: loading the large
+// vocabularies is the slowest part of the tests.
+func cachedLoad(tb testing.TB, path string) *Tokenizer {
+	tb.Helper()
+	loadedMu.Lock()
+	defer loadedMu.Unlock()
+	if tok, ok := loaded[path]; ok {
+		return tok
+	}
+	tok, err := Load(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	loaded[path] = tok
+	return tok
 }

@@ -24,11 +24,11 @@ type Tokenizer struct {
 	// through raw instead of the general chain.
 	byteLevelDec bool
 
-	tokens  []string // id -> token text
-	decForm []string // id -> string given to the decoder
-	raw     []string // id -> raw bytes, when byteLevelDec
-	special []bool   // id -> special token
-	ids     map[string]int
+	tokens  []string       // id -> token text
+	decForm []string       // id -> string given to the decoder
+	raw     []string       // id -> raw bytes, when byteLevelDec
+	special []bool         // id -> special token
+	ids     map[string]int // added tokens; the rest are in model.vocab
 
 	prefix, suffix []int // what the post-processor adds around a sequence
 	bos, eos       int
@@ -52,8 +52,11 @@ func (t *Tokenizer) Token(id int) string {
 
 // TokenID returns the id of a token given by its vocabulary text.
 func (t *Tokenizer) TokenID(s string) (int, bool) {
-	id, ok := t.ids[s]
-	return id, ok
+	if id, ok := t.ids[s]; ok {
+		return id, true
+	}
+	id, ok := t.model.vocab[s]
+	return int(id), ok
 }
 
 // IsSpecial reports whether id is a special (control) token.

@@ -13,11 +13,7 @@ var vocabNames = []string{"qwen2", "llama-bpe", "llama-spm", "phi-3", "gpt-2", "
 // loadVocab loads testdata/vocab/ggml-vocab-NAME.gguf.
 func loadVocab(t *testing.T, name string) *Tokenizer {
 	t.Helper()
-	tok, err := LoadGGUF(fixture.Path(t, "vocab", "ggml-vocab-"+name+".gguf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
+	return cachedLoad(t, fixture.Path(t, "vocab", "ggml-vocab-"+name+".gguf"))
 }
 
 // checkCases encodes every case without special tokens and reports how many

@@ -1,0 +1,52 @@
+package tokenizer
+
+import (
+	"testing"
+
+	"github.com/mlxrun/mlx/models/fixture"
+)
+
+// benchSetup loads a fixture tokenizer and returns it with 1 MiB of mixed
+// text (prose, code, numbers, CJK, emoji, other scripts), with the
+// benchmark set to report MB/s of that text.
+func benchSetup(b *testing.B, name string) (*Tokenizer, string) {
+	b.Helper()
+	tok := cachedLoad(b, fixture.Path(b, "tokenizers", name, "tokenizer.json"))
+	text := mixedText(1<<20, 11)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	return tok, text
+}
+
+// BenchmarkEncode encodes 1 MiB of mixed text with the real tokenizers.
+func BenchmarkEncode(b *testing.B) {
+	for _, name := range []string{"qwen3", "llama3", "smollm2"} {
+		b.Run(name, func(b *testing.B) {
+			tok, text := benchSetup(b, name)
+			for range b.N {
+				tok.Encode(text, false)
+			}
+		})
+	}
+}
+
+// BenchmarkEncodeCold is BenchmarkEncode with the word cache emptied before
+// every run, so every word goes through the merge loop.
+func BenchmarkEncodeCold(b *testing.B) {
+	tok, text := benchSetup(b, "qwen3")
+	for range b.N {
+		tok.model.cache.init()
+		tok.Encode(text, false)
+	}
+}
+
+// BenchmarkDecode decodes the ids of 1 MiB of mixed text.
+func BenchmarkDecode(b *testing.B) {
+	tok, text := benchSetup(b, "qwen3")
+	ids := tok.Encode(text, false)
+	b.ResetTimer()
+	for range b.N {
+		tok.Decode(ids, false)
+	}
+}

@@ -1,0 +1,81 @@
+package tokenizer
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// streamAll feeds ids one by one and returns the deltas.
+func streamAll(t *testing.T, d *StreamDecoder, ids []int) []string {
+	t.Helper()
+	var out []string
+	for _, id := range ids {
+		s := d.Next(id)
+		if !utf8.ValidString(s) {
+			t.Fatalf("delta %q after id %d is not valid UTF-8", s, id)
+		}
+		out = append(out, s)
+	}
+	return append(out, d.Flush())
+}
+
+func TestStreamMatchesDecode(t *testing.T) {
+	text := norm.NFC.String(mixedText(16<<10, 3))
+	for name, tok := range roundTripSubjects(t) {
+		t.Run(name, func(t *testing.T) {
+			for _, in := range append(strings.Split(text, "\n\n"), text) {
+				ids := tok.Encode(in, true)
+				d := tok.NewStreamDecoder()
+				got := strings.Join(streamAll(t, d, ids), "")
+				if want := tok.Decode(ids, true); got != want {
+					t.Fatalf("stream of %q gave %q, Decode gives %q", short(in), short(got), short(want))
+				}
+			}
+		})
+	}
+}
+
+// TestStreamHoldsIncompleteUTF8 streams the byte tokens of multi-byte
+// characters one at a time: nothing may come out until a character is whole.
+func TestStreamHoldsIncompleteUTF8(t *testing.T) {
+	for name, tok := range roundTripSubjects(t) {
+		t.Run(name, func(t *testing.T) {
+			for _, r := range "é中😀👩‍👧" {
+				ids := byteIDs(tok, string(r))
+				if ids == nil {
+					t.Skipf("%s has no single-byte tokens", name)
+				}
+				d := tok.NewStreamDecoder()
+				deltas := streamAll(t, d, ids)
+				for i, s := range deltas[:len(deltas)-2] {
+					if s != "" {
+						t.Fatalf("%q: byte %d already gave %q", string(r), i, s)
+					}
+				}
+				if got := strings.Join(deltas, ""); got != string(r) {
+					t.Fatalf("%q streamed as %q", string(r), got)
+				}
+			}
+		})
+	}
+}
+
+// byteIDs returns one token id per byte of s, using the byte-level rune
+// tokens or the <0xXX> tokens, or nil when the vocabulary has neither.
+func byteIDs(tok *Tokenizer, s string) []int {
+	var ids []int
+	for i := 0; i < len(s); i++ {
+		id := tok.model.byteToken[s[i]]
+		if tok.model.rawBytes {
+			id = tok.model.rawByte[s[i]]
+		}
+		if id < 0 {
+			return nil
+		}
+		ids = append(ids, int(id))
+	}
+	return ids
+}
