@@ -70,9 +70,13 @@ func (c *Client) Pull(ctx context.Context, r Ref) (*Snapshot, error) {
 	for i, file := range sel.Files {
 		fp := &fileProgress{mu: &mu, fn: c.opts.Progress,
 			p: Progress{Repo: r.Repo, File: file, Total: -1, Index: i + 1, Count: len(sel.Files)}}
-		if commit != "" && fileExists(filepath.Join(c.cache.SnapshotDir(r.Repo, commit), filepath.FromSlash(file))) {
-			fp.event(EventCached)
-			continue
+		if commit != "" {
+			st, err := os.Stat(filepath.Join(c.cache.SnapshotDir(r.Repo, commit), filepath.FromSlash(file)))
+			if err == nil && st.Mode().IsRegular() {
+				fp.p.Total = st.Size()
+				fp.event(EventCached)
+				continue
+			}
 		}
 		at := rev
 		if commit != "" {
