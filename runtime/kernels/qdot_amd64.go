@@ -26,21 +26,6 @@ func initQuantAVX2(k *impls) {
 	k.qdot[Q4_0] = qdot4(qdotQ4_0AVX2, q4_0, q8_0)
 	k.qdot[Q4_K] = qdot1(qdotQ4_KAVX2, q4K)
 	k.qdot[Q6_K] = qdot1(qdotQ6_KAVX2, q6K)
-	k.quantize[actQ8_0] = func(dst []byte, src []float32) {
-		nb := len(src) / qk
-		if nb == 0 {
-			return
-		}
-		_ = dst[nb*q8_0-1]
-		quantQ8_0AVX2(&dst[0], &src[0], nb)
-	}
-	k.affineGroups = func(row []byte, bits int, x []float32, gsize int, out []float32) {
-		if bits != 4 || len(out) == 0 {
-			affineGroupsRef(row, bits, x, gsize, out)
-			return
-		}
-		_ = row[len(out)*gsize/2-1]
-		_ = x[len(out)*gsize-1]
-		affineGroups4AVX2(&row[0], &x[0], len(out), gsize, &out[0])
-	}
+	k.quantize[actQ8_0] = quantQ8_0(quantQ8_0AVX2)
+	k.affineGroups = affineGroups4(affineGroups4AVX2)
 }

@@ -26,9 +26,17 @@ func qdotQ4_KNEON(w, x *byte, nb int) float32
 //go:noescape
 func qdotQ6_KNEON(w, x *byte, nb int) float32
 
+//go:noescape
+func quantQ8_0NEON(dst *byte, src *float32, nb int)
+
+//go:noescape
+func affineGroups4NEON(row *byte, x *float32, ngroups, gsize int, out *float32)
+
 // initQuantNEON installs the quantized assembly kernels: SDOT ones when the
 // CPU has the dot-product extension, SMULL/SADALP ones otherwise.
 func initQuantNEON(k *impls) {
+	k.quantize[actQ8_0] = quantQ8_0(quantQ8_0NEON)
+	k.affineGroups = affineGroups4(affineGroups4NEON)
 	if hasDotProd {
 		k.name = "neon+dotprod"
 		k.qdot[Q8_0] = qdot4(qdotQ8_0SDOT, q8_0, q8_0)

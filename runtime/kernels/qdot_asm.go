@@ -30,3 +30,30 @@ func qdot4(kern func(w, x *byte, nb, xstride, nrows int, out *float32), wb, xb i
 		kern(&w[0], &x[0], nb, xs, len(out), &out[0])
 	}
 }
+
+// quantQ8_0 wraps an assembly Q8_0 activation quantizer after checking the
+// slice bounds.
+func quantQ8_0(kern func(dst *byte, src *float32, nb int)) func(dst []byte, src []float32) {
+	return func(dst []byte, src []float32) {
+		nb := len(src) / qk
+		if nb == 0 {
+			return
+		}
+		_ = dst[nb*q8_0-1]
+		kern(&dst[0], &src[0], nb)
+	}
+}
+
+// affineGroups4 wraps an assembly kernel of 4-bit MLX group sums; other bit
+// widths use the reference.
+func affineGroups4(kern func(row *byte, x *float32, ngroups, gsize int, out *float32)) func(row []byte, bits int, x []float32, gsize int, out []float32) {
+	return func(row []byte, bits int, x []float32, gsize int, out []float32) {
+		if bits != 4 || len(out) == 0 {
+			affineGroupsRef(row, bits, x, gsize, out)
+			return
+		}
+		_ = row[len(out)*gsize/2-1]
+		_ = x[len(out)*gsize-1]
+		kern(&row[0], &x[0], len(out), gsize, &out[0])
+	}
+}
