@@ -35,17 +35,22 @@ func (w *Matrix) affineRow(r int, dst []float32) {
 	}
 }
 
-// affineDot returns Σ_g scale_g*Σ_{i∈g} q_i*x_i + bias_g*xsum[g] for row r,
-// with xsum the per-group sums of x, all in float32; gs is scratch of one
-// float per group.
-func (w *Matrix) affineDot(k *impls, r int, x, xsum, gs []float32) float32 {
+// affineParams converts the scales and biases of row r to float32.
+func (w *Matrix) affineParams(r int, sc, bi []float32) {
 	groups := w.Cols / w.GroupSize
-	k.affineGroups(w.rowData(r), w.Bits, x, w.GroupSize, gs[:groups])
+	for g := range groups {
+		sc[g] = w.affineParam(w.Scales, r*groups+g)
+		bi[g] = w.affineParam(w.Biases, r*groups+g)
+	}
+}
+
+// affineCombine returns Σ_g sc[g]*gs[g] + bi[g]*xsum[g] in float32: the dot
+// product of an MLX row with x, from the per-group sums gs of q·x and xsum
+// of x.
+func affineCombine(gs, sc, bi, xsum []float32) float32 {
 	var acc float32
-	for g, s := range gs[:groups] {
-		sc := w.affineParam(w.Scales, r*groups+g)
-		bi := w.affineParam(w.Biases, r*groups+g)
-		acc += float32(sc*s) + float32(bi*xsum[g])
+	for g, s := range gs {
+		acc += float32(sc[g]*s) + float32(bi[g]*xsum[g])
 	}
 	return acc
 }

@@ -17,9 +17,10 @@ type matmulJob struct {
 
 // workerScratch is a worker's private memory, grown as needed.
 type workerScratch struct {
-	res [4]float32
-	row []float32
-	gs  []float32 // MLXAffine per-group sums
+	res    [4]float32
+	row    []float32
+	gs     []float32 // MLXAffine per-group sums
+	sc, bi []float32 // MLXAffine scales and biases of one row
 }
 
 // MatMul computes out[i*w.Rows + r] = Σ_k W[r,k] * x[i*w.Cols + k] for
@@ -56,16 +57,15 @@ func chunkRows(rows, threads int) int {
 	return min(max(c, 4), 64)
 }
 
-// prepare quantizes the activations (or sums their groups) once per call.
+// prepare quantizes the activations (or sums their groups) once per call,
+// one activation row per chunk across the pool.
 func (p *Pool) prepare(j *matmulJob) {
 	w := j.w
 	if a := w.Type.act(); a != actF32 {
 		j.xstride = a.rowBytes(w.Cols)
 		j.xq = grow(j.xq, j.n*j.xstride)
-		q := j.k.quantize[a]
-		for i := range j.n {
-			q(j.xq[i*j.xstride:(i+1)*j.xstride], j.x[i*w.Cols:(i+1)*w.Cols])
-		}
+		p.kind = jobQuantize
+		p.run(int64(j.n))
 		return
 	}
 	if w.Type == MLXAffine {
@@ -79,6 +79,13 @@ func (p *Pool) prepare(j *matmulJob) {
 			j.xsum[i] = s
 		}
 	}
+}
+
+// quantizeRow quantizes activation row i of the matmul under way.
+func (p *Pool) quantizeRow(i int) {
+	j := &p.mm
+	cols := j.w.Cols
+	j.k.quantize[j.w.Type.act()](j.xq[i*j.xstride:(i+1)*j.xstride], j.x[i*cols:(i+1)*cols])
 }
 
 func grow[T any](s []T, n int) []T {
@@ -120,9 +127,12 @@ func (p *Pool) floatRow(s *workerScratch, r int) {
 	switch {
 	case w.Type == MLXAffine:
 		groups := cols / w.GroupSize
-		s.gs = grow(s.gs, groups)
+		s.gs, s.sc, s.bi = grow(s.gs, groups), grow(s.sc, groups), grow(s.bi, groups)
+		w.affineParams(r, s.sc, s.bi)
+		row := w.rowData(r)
 		for i := range j.n {
-			j.out[i*w.Rows+r] = w.affineDot(j.k, r, j.x[i*cols:(i+1)*cols], j.xsum[i*groups:(i+1)*groups], s.gs)
+			j.k.affineGroups(row, w.Bits, j.x[i*cols:(i+1)*cols], w.GroupSize, s.gs)
+			j.out[i*w.Rows+r] = affineCombine(s.gs, s.sc, s.bi, j.xsum[i*groups:(i+1)*groups])
 		}
 		return
 	case w.Type == F16 && j.n == 1:

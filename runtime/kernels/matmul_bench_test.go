@@ -13,6 +13,7 @@ var benchShapes = []struct{ rows, cols, n int }{
 	{576, 1536, 1},
 	{49152, 576, 1},
 	{1536, 576, 64},
+	{576, 1536, 64},
 }
 
 // BenchmarkMatMul reports weight bytes per second (SetBytes is the size of
@@ -55,5 +56,27 @@ func BenchmarkParallel(b *testing.B) {
 	b.ReportAllocs()
 	for range b.N {
 		p.Parallel(64, fn)
+	}
+}
+
+// BenchmarkQuantize measures the activation quantizers on a 64-token batch
+// of 1536 columns (SetBytes is the float32 input).
+func BenchmarkQuantize(b *testing.B) {
+	x := randFloats(newRand(13), 64*1536, 1)
+	for _, impl := range []string{"asm", "ref"} {
+		for _, a := range []actKind{actQ8_0, actQ8_1, actQ8_K} {
+			b.Run(fmt.Sprintf("%s/act=%d", impl, a), func(b *testing.B) {
+				k := &fastImpls
+				if impl == "ref" {
+					k = &refImpls
+				}
+				dst := make([]byte, 64*a.rowBytes(1536))
+				b.SetBytes(int64(4 * len(x)))
+				b.ReportAllocs()
+				for range b.N {
+					k.quantize[a](dst, x)
+				}
+			})
+		}
 	}
 }

@@ -30,6 +30,7 @@ type jobKind uint8
 
 const (
 	jobParallel jobKind = iota
+	jobQuantize
 	jobMatMul
 )
 
@@ -127,9 +128,12 @@ func (p *Pool) work(id int) {
 		if c >= p.nchunks {
 			return
 		}
-		if p.kind == jobParallel {
+		switch p.kind {
+		case jobParallel:
 			p.fn(int(c))
-		} else {
+		case jobQuantize:
+			p.quantizeRow(int(c))
+		default:
 			p.matmulChunk(p.scratch[id], int(c))
 		}
 	}

@@ -11,10 +11,12 @@ import (
 // magnitude maps to -127, the values are rounded to nearest even and clamped
 // at 127, and bsums holds the sums of each 16 values.
 
+func abs32(v float32) float32 { return math.Float32frombits(math.Float32bits(v) &^ (1 << 31)) }
+
 func absMax(x []float32) float32 {
 	var m float32
 	for _, v := range x {
-		if a := float32(math.Abs(float64(v))); a > m {
+		if a := abs32(v); a > m {
 			m = a
 		}
 	}
@@ -22,8 +24,12 @@ func absMax(x []float32) float32 {
 }
 
 // roundEven rounds to the nearest integer, ties to even (as VROUNDPS with
-// _MM_ROUND_NEAREST and as ggml's nearest_int).
-func roundEven(f float32) int32 { return int32(math.RoundToEven(float64(f))) }
+// _MM_ROUND_NEAREST and as ggml's nearest_int). It is exact for |f| < 2^22:
+// adding 1.5·2^23 leaves the rounded integer in the low mantissa bits.
+func roundEven(f float32) int32 {
+	v := f + 12582912
+	return int32(math.Float32bits(v)&0x7fffff) - 0x400000
+}
 
 // quantizeQ8_32 writes one 32-element block: fp16 d at 0, qs at off; it
 // returns the float32 scale (before its rounding to fp16) and the sum of the
@@ -39,7 +45,7 @@ func quantizeQ8_32(dst []byte, x []float32, off int) (float32, int32) {
 	var sum int32
 	qs := dst[off : off+qk]
 	for j, v := range x[:qk] {
-		q := roundEven(v * id)
+		q := roundEven(float32(v * id))
 		qs[j] = byte(int8(q))
 		sum += q
 	}
@@ -72,7 +78,7 @@ func quantizeQ8_KRef(dst []byte, src []float32) {
 func quantizeQ8_KBlock(b []byte, x []float32) {
 	var max, amax float32
 	for _, v := range x {
-		if a := float32(math.Abs(float64(v))); a > amax {
+		if a := abs32(v); a > amax {
 			amax, max = a, v
 		}
 	}
@@ -83,7 +89,7 @@ func quantizeQ8_KBlock(b []byte, x []float32) {
 	iscale := -127 / max
 	qs := b[4 : 4+qkK]
 	for j, v := range x {
-		qs[j] = byte(int8(min(127, roundEven(iscale*v))))
+		qs[j] = byte(int8(min(127, roundEven(float32(iscale*v)))))
 	}
 	for j := 0; j < qkK/16; j++ {
 		var s int16
