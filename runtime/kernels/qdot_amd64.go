@@ -12,6 +12,9 @@ func qdotQ4_0AVX2(w, x *byte, nb, xstride, nrows int, out *float32)
 func qdotQ4_KAVX2(w, x *byte, nb int) float32
 
 //go:noescape
+func qdotQ5_KAVX2(w, x *byte, nb int) float32
+
+//go:noescape
 func qdotQ6_KAVX2(w, x *byte, nb int) float32
 
 //go:noescape
@@ -25,6 +28,7 @@ func initQuantAVX2(k *impls) {
 	k.qdot[Q8_0] = qdot4(qdotQ8_0AVX2, q8_0, q8_0)
 	k.qdot[Q4_0] = qdot4(qdotQ4_0AVX2, q4_0, q8_0)
 	k.qdot[Q4_K] = qdot1(qdotQ4_KAVX2, q4K)
+	k.qdot[Q5_K] = qdot1(qdotQ5_KAVX2, q5K)
 	k.qdot[Q6_K] = qdot1(qdotQ6_KAVX2, q6K)
 	k.quantize[actQ8_0] = quantQ8_0(quantQ8_0AVX2)
 	k.affineGroups = affineGroups4(affineGroups4AVX2)

@@ -12,6 +12,9 @@ func qdotQ4_0SDOT(w, x *byte, nb, xstride, nrows int, out *float32)
 func qdotQ4_KSDOT(w, x *byte, nb int) float32
 
 //go:noescape
+func qdotQ5_KSDOT(w, x *byte, nb int) float32
+
+//go:noescape
 func qdotQ6_KSDOT(w, x *byte, nb int) float32
 
 //go:noescape
@@ -22,6 +25,9 @@ func qdotQ4_0NEON(w, x *byte, nb, xstride, nrows int, out *float32)
 
 //go:noescape
 func qdotQ4_KNEON(w, x *byte, nb int) float32
+
+//go:noescape
+func qdotQ5_KNEON(w, x *byte, nb int) float32
 
 //go:noescape
 func qdotQ6_KNEON(w, x *byte, nb int) float32
@@ -42,11 +48,13 @@ func initQuantNEON(k *impls) {
 		k.qdot[Q8_0] = qdot4(qdotQ8_0SDOT, q8_0, q8_0)
 		k.qdot[Q4_0] = qdot4(qdotQ4_0SDOT, q4_0, q8_0)
 		k.qdot[Q4_K] = qdot1(qdotQ4_KSDOT, q4K)
+		k.qdot[Q5_K] = qdot1(qdotQ5_KSDOT, q5K)
 		k.qdot[Q6_K] = qdot1(qdotQ6_KSDOT, q6K)
 		return
 	}
 	k.qdot[Q8_0] = qdot4(qdotQ8_0NEON, q8_0, q8_0)
 	k.qdot[Q4_0] = qdot4(qdotQ4_0NEON, q4_0, q8_0)
 	k.qdot[Q4_K] = qdot1(qdotQ4_KNEON, q4K)
+	k.qdot[Q5_K] = qdot1(qdotQ5_KNEON, q5K)
 	k.qdot[Q6_K] = qdot1(qdotQ6_KNEON, q6K)
 }

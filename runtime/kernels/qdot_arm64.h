@@ -1,7 +1,7 @@
 // Bodies of the arm64 quantized kernels, included twice by qdot_arm64.s:
 // once with SDOT (ARMv8.2 dot product) and once with a plain NEON fallback
 // (SMULL + SADALP). Before each inclusion the includer defines:
-//   Q8_0NAME, Q4_0NAME, Q4_KNAME, Q6_KNAME  the TEXT symbols
+//   Q8_0NAME, Q4_0NAME, Q4_KNAME, Q5_KNAME, Q6_KNAME  the TEXT symbols
 //   DOT2(ACC)  ACC.4s = int32 dot of V0·V2 + V1·V3 (16 signed bytes each)
 //   DOTA, DOTB V6 = V2·V16 + V3·V17, V7 = V4·V18 + V5·V19
 //   DOTP       V8 = V6·V16, V9 = V7·V17
@@ -124,6 +124,48 @@ q4done:
 q4ret:
 	RET
 
+// KSCALES starts a Q4_K/Q5_K super-block: d in S26, dmin in S27, scales
+// as int32 in V24 (0–3) and V25 (4–7), and S29 += dmin·Σ min_j·(bsums[2j] +
+// bsums[2j+1]). The 12 bytes of 6-bit scales and mins are unpacked with
+// 32-bit masks the way ggml's kmask code does.
+#define KSCALES \
+	FMOVS (R1), F21 \
+	HALFS((R0), R6, F26) \
+	FMULS F21, F26, F26 \
+	HALFS(2(R0), R6, F27) \
+	FMULS F21, F27, F27 \
+	MOVWU 4(R0), R6 \
+	MOVWU 8(R0), R7 \
+	MOVWU 12(R0), R8 \
+	LSRW $4, R8, R9 \
+	ANDW $0x0f0f0f0f, R9 \
+	LSRW $6, R7, R10 \
+	ANDW $0x03030303, R10 \
+	ORRW R10<<4, R9, R9 \
+	ANDW $0x3f3f3f3f, R7, R11 \
+	ANDW $0x0f0f0f0f, R8, R8 \
+	LSRW $6, R6, R10 \
+	ANDW $0x03030303, R10 \
+	ORRW R10<<4, R8, R8 \
+	ANDW $0x3f3f3f3f, R6, R6 \
+	VMOV R6, V24.S[0] \
+	VMOV R8, V24.S[1] \
+	VMOV R11, V22.S[0] \
+	VMOV R9, V22.S[1] \
+	VUXTL V24.B8, V24.H8 \
+	VUXTL V22.B8, V22.H8 \
+	VUXTL2 V24.H8, V25.S4 \
+	VUXTL V24.H4, V24.S4 \
+	ADD $260, R1, R10 \
+	VLD1 (R10), [V20.H8, V21.H8] \
+	WORD $0x4e75be94 /* addp v20.8h, v20.8h, v21.8h */ \
+	WORD $0x0e76c297 /* smull v23.4s, v20.4h, v22.4h */ \
+	WORD $0x4e768297 /* smlal2 v23.4s, v20.8h, v22.8h */ \
+	WORD $0x4eb1baf7 /* addv s23, v23.4s */ \
+	WORD $0x5e21daf7 /* scvtf s23, s23 */ \
+	FMULS F27, F23, F23 \
+	FADDS F23, F29, F29
+
 // Q4_K: per super-block, d and dmin (x.d times the weight's halves) in S26
 // and S27, the 8 scales as int32 in V24 (0–3) and V25 (4–7), integer sums
 // in V31, float sums in V30 and the mins' total in S29.
@@ -137,45 +179,7 @@ TEXT Q4_KNAME(SB), NOSPLIT, $0-28
 	CBZ R2, q4kdone
 
 q4kloop:
-	FMOVS (R1), F21
-	HALFS((R0), R6, F26)
-	FMULS F21, F26, F26
-	HALFS(2(R0), R6, F27)
-	FMULS F21, F27, F27
-
-	MOVWU 4(R0), R6
-	MOVWU 8(R0), R7
-	MOVWU 12(R0), R8
-	LSRW $4, R8, R9
-	ANDW $0x0f0f0f0f, R9
-	LSRW $6, R7, R10
-	ANDW $0x03030303, R10
-	ORRW R10<<4, R9, R9
-	ANDW $0x3f3f3f3f, R7, R11
-	ANDW $0x0f0f0f0f, R8, R8
-	LSRW $6, R6, R10
-	ANDW $0x03030303, R10
-	ORRW R10<<4, R8, R8
-	ANDW $0x3f3f3f3f, R6, R6
-	VMOV R6, V24.S[0]
-	VMOV R8, V24.S[1]
-	VMOV R11, V22.S[0]
-	VMOV R9, V22.S[1]
-	VUXTL V24.B8, V24.H8
-	VUXTL V22.B8, V22.H8
-	VUXTL2 V24.H8, V25.S4
-	VUXTL V24.H4, V24.S4
-
-	ADD $260, R1, R10
-	VLD1 (R10), [V20.H8, V21.H8]
-	WORD $0x4e75be94 // addp v20.8h, v20.8h, v21.8h
-	WORD $0x0e76c297 // smull v23.4s, v20.4h, v22.4h
-	WORD $0x4e768297 // smlal2 v23.4s, v20.8h, v22.8h
-	WORD $0x4eb1baf7 // addv s23, v23.4s
-	WORD $0x5e21daf7 // scvtf s23, s23
-	FMULS F27, F23, F23
-	FADDS F23, F29, F29
-
+	KSCALES
 	VEOR V31.B16, V31.B16, V31.B16
 	ADD $16, R0, R11
 	ADD $4, R1, R12
@@ -227,6 +231,136 @@ q4kloop:
 	BNE q4kloop
 
 q4kdone:
+	WORD $0x6e3ed7de // faddp v30.4s, v30.4s, v30.4s
+	WORD $0x7e30dbde // faddp s30, v30.2s
+	FSUBS F29, F30, F30
+	FMOVS F30, ret+24(FP)
+	RET
+
+// Q5_K: as Q4_K, with the fifth bits from qh (V8, V9) shifted into
+// place with the constants V13 = 0x01 and V14 = 0x02 bytes.
+TEXT Q5_KNAME(SB), NOSPLIT, $0-28
+	MOVD w+0(FP), R0
+	MOVD x+8(FP), R1
+	MOVD nb+16(FP), R2
+	VEOR V30.B16, V30.B16, V30.B16
+	VEOR V29.B16, V29.B16, V29.B16
+	VMOVI $15, V28.B16
+	VMOVI $1, V13.B16
+	VMOVI $2, V14.B16
+	CBZ R2, q5kdone
+
+q5kloop:
+	KSCALES
+	VEOR V31.B16, V31.B16, V31.B16
+	ADD $48, R0, R11
+	ADD $4, R1, R12
+	ADD $16, R0, R13
+	VLD1 (R13), [V8.B16, V9.B16]
+	VLD1.P 32(R11), [V0.B16, V1.B16]
+	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
+	VAND V28.B16, V0.B16, V2.B16
+	VAND V28.B16, V1.B16, V3.B16
+	VUSHR $4, V0.B16, V4.B16
+	VUSHR $4, V1.B16, V5.B16
+	VORR V8.B16, V8.B16, V10.B16
+	VORR V9.B16, V9.B16, V11.B16
+	VAND V13.B16, V10.B16, V12.B16
+	VSHL $4, V12.B16, V12.B16
+	VORR V12.B16, V2.B16, V2.B16
+	VAND V13.B16, V11.B16, V12.B16
+	VSHL $4, V12.B16, V12.B16
+	VORR V12.B16, V3.B16, V3.B16
+	VAND V14.B16, V10.B16, V12.B16
+	VSHL $3, V12.B16, V12.B16
+	VORR V12.B16, V4.B16, V4.B16
+	VAND V14.B16, V11.B16, V12.B16
+	VSHL $3, V12.B16, V12.B16
+	VORR V12.B16, V5.B16, V5.B16
+	DOTA
+	DOTB
+	WORD $0x6f9800df // mla v31.4s, v6.4s, v24.s[0]
+	WORD $0x6fb800ff // mla v31.4s, v7.4s, v24.s[1]
+	VLD1.P 32(R11), [V0.B16, V1.B16]
+	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
+	VAND V28.B16, V0.B16, V2.B16
+	VAND V28.B16, V1.B16, V3.B16
+	VUSHR $4, V0.B16, V4.B16
+	VUSHR $4, V1.B16, V5.B16
+	VUSHR $2, V8.B16, V10.B16
+	VUSHR $2, V9.B16, V11.B16
+	VAND V13.B16, V10.B16, V12.B16
+	VSHL $4, V12.B16, V12.B16
+	VORR V12.B16, V2.B16, V2.B16
+	VAND V13.B16, V11.B16, V12.B16
+	VSHL $4, V12.B16, V12.B16
+	VORR V12.B16, V3.B16, V3.B16
+	VAND V14.B16, V10.B16, V12.B16
+	VSHL $3, V12.B16, V12.B16
+	VORR V12.B16, V4.B16, V4.B16
+	VAND V14.B16, V11.B16, V12.B16
+	VSHL $3, V12.B16, V12.B16
+	VORR V12.B16, V5.B16, V5.B16
+	DOTA
+	DOTB
+	WORD $0x6f9808df // mla v31.4s, v6.4s, v24.s[2]
+	WORD $0x6fb808ff // mla v31.4s, v7.4s, v24.s[3]
+	VLD1.P 32(R11), [V0.B16, V1.B16]
+	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
+	VAND V28.B16, V0.B16, V2.B16
+	VAND V28.B16, V1.B16, V3.B16
+	VUSHR $4, V0.B16, V4.B16
+	VUSHR $4, V1.B16, V5.B16
+	VUSHR $4, V8.B16, V10.B16
+	VUSHR $4, V9.B16, V11.B16
+	VAND V13.B16, V10.B16, V12.B16
+	VSHL $4, V12.B16, V12.B16
+	VORR V12.B16, V2.B16, V2.B16
+	VAND V13.B16, V11.B16, V12.B16
+	VSHL $4, V12.B16, V12.B16
+	VORR V12.B16, V3.B16, V3.B16
+	VAND V14.B16, V10.B16, V12.B16
+	VSHL $3, V12.B16, V12.B16
+	VORR V12.B16, V4.B16, V4.B16
+	VAND V14.B16, V11.B16, V12.B16
+	VSHL $3, V12.B16, V12.B16
+	VORR V12.B16, V5.B16, V5.B16
+	DOTA
+	DOTB
+	WORD $0x6f9900df // mla v31.4s, v6.4s, v25.s[0]
+	WORD $0x6fb900ff // mla v31.4s, v7.4s, v25.s[1]
+	VLD1.P 32(R11), [V0.B16, V1.B16]
+	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
+	VAND V28.B16, V0.B16, V2.B16
+	VAND V28.B16, V1.B16, V3.B16
+	VUSHR $4, V0.B16, V4.B16
+	VUSHR $4, V1.B16, V5.B16
+	VUSHR $6, V8.B16, V10.B16
+	VUSHR $6, V9.B16, V11.B16
+	VAND V13.B16, V10.B16, V12.B16
+	VSHL $4, V12.B16, V12.B16
+	VORR V12.B16, V2.B16, V2.B16
+	VAND V13.B16, V11.B16, V12.B16
+	VSHL $4, V12.B16, V12.B16
+	VORR V12.B16, V3.B16, V3.B16
+	VAND V14.B16, V10.B16, V12.B16
+	VSHL $3, V12.B16, V12.B16
+	VORR V12.B16, V4.B16, V4.B16
+	VAND V14.B16, V11.B16, V12.B16
+	VSHL $3, V12.B16, V12.B16
+	VORR V12.B16, V5.B16, V5.B16
+	DOTA
+	DOTB
+	WORD $0x6f9908df // mla v31.4s, v6.4s, v25.s[2]
+	WORD $0x6fb908ff // mla v31.4s, v7.4s, v25.s[3]
+	WORD $0x4e21dbff // scvtf v31.4s, v31.4s
+	WORD $0x4f9a13fe // fmla v30.4s, v31.4s, v26.s[0]
+	ADD $176, R0
+	ADD $292, R1
+	SUBS $1, R2
+	BNE q5kloop
+
+q5kdone:
 	WORD $0x6e3ed7de // faddp v30.4s, v30.4s, v30.4s
 	WORD $0x7e30dbde // faddp s30, v30.2s
 	FSUBS F29, F30, F30
@@ -385,6 +519,7 @@ q6kdone:
 	RET
 
 #undef HALFS
+#undef KSCALES
 #undef ROW8
 #undef ROWS4
 #undef PROLOGUE4

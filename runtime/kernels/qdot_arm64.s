@@ -10,6 +10,7 @@
 #define Q4_0NAME ·qdotQ4_0SDOT
 #define Q4_KNAME ·qdotQ4_KSDOT
 #define Q6_KNAME ·qdotQ6_KSDOT
+#define Q5_KNAME ·qdotQ5_KSDOT
 
 #define DOT2 \
 	VEOR V4.B16, V4.B16, V4.B16 \
@@ -38,6 +39,7 @@
 #undef Q4_0NAME
 #undef Q4_KNAME
 #undef Q6_KNAME
+#undef Q5_KNAME
 #undef DOT2
 #undef DOTA
 #undef DOTB
@@ -47,6 +49,7 @@
 #define Q4_0NAME ·qdotQ4_0NEON
 #define Q4_KNAME ·qdotQ4_KNEON
 #define Q6_KNAME ·qdotQ6_KNEON
+#define Q5_KNAME ·qdotQ5_KNEON
 
 #define DOT2 \
 	WORD $0x0e22c004 /* smull v4.8h, v0.8b, v2.8b */ \

@@ -24,6 +24,53 @@
 	VPADDD Y8, Y6, Y6 \
 	VPADDD Y9, Y6, Y6
 
+// KBLOCK starts a Q4_K/Q5_K super-block: X1 = d = x.d·fp16(w.d),
+// X2 = dmin, the 16 int16 scales (8) and mins (8) at 0(SP), and ACCM +=
+// dmin·Σ_j min_j·(bsums[2j]+bsums[2j+1]). The 12 bytes of 6-bit scales and
+// mins are unpacked with 32-bit masks (0x3f…, 0x0f…, 0x03…) the way ggml's
+// kmask code does. Clobbers AX, BX, DX, R10–R12, Y3–Y5.
+#define KBLOCK(ACCM) \
+	HALF((SI), X1) \
+	VMULSS (DI), X1, X1 \
+	HALF(2(SI), X2) \
+	VMULSS (DI), X2, X2 \
+	MOVL 4(SI), R10 \
+	MOVL 8(SI), R11 \
+	MOVL 12(SI), R12 \
+	MOVL R12, AX \
+	SHRL $4, AX \
+	ANDL $0x0f0f0f0f, AX \
+	MOVL R11, BX \
+	SHRL $6, BX \
+	ANDL $0x03030303, BX \
+	SHLL $4, BX \
+	ORL  BX, AX \
+	MOVL R11, DX \
+	ANDL $0x3f3f3f3f, DX \
+	MOVL R12, R11 \
+	ANDL $0x0f0f0f0f, R11 \
+	MOVL R10, BX \
+	SHRL $6, BX \
+	ANDL $0x03030303, BX \
+	SHLL $4, BX \
+	ORL  BX, R11 \
+	ANDL $0x3f3f3f3f, R10 \
+	VMOVD R10, X3 \
+	VPINSRD $1, R11, X3, X3 \
+	VPINSRD $2, DX, X3, X3 \
+	VPINSRD $3, AX, X3, X3 \
+	VPMOVZXBW X3, Y3 \
+	VMOVDQU Y3, 0(SP) \
+	VMOVDQU 260(DI), Y4 \
+	VEXTRACTI128 $1, Y4, X5 \
+	VPHADDW X5, X4, X4 \
+	VEXTRACTI128 $1, Y3, X5 \
+	VPMADDWD X5, X4, X4 \
+	VPHADDD X4, X4, X4 \
+	VPHADDD X4, X4, X4 \
+	VCVTDQ2PS X4, X4 \
+	VFMADD231SS X4, X2, ACCM
+
 // func qdotQ4_KAVX2(w, x *byte, nb int) float32
 TEXT ·qdotQ4_KAVX2(SB), NOSPLIT, $32-28
 	MOVQ w+0(FP), SI
@@ -37,51 +84,7 @@ q4kloop:
 	TESTQ CX, CX
 	JZ    q4kdone
 
-	// d = x.d * fp16(w.d), dmin = x.d * fp16(w.dmin)
-	HALF((SI), X1)
-	VMULSS (DI), X1, X1
-	HALF(2(SI), X2)
-	VMULSS (DI), X2, X2
-
-	// Unpack the 12 bytes of 6-bit scales and mins into 8 + 8 bytes.
-	MOVL 4(SI), R10
-	MOVL 8(SI), R11
-	MOVL 12(SI), R12
-	MOVL R12, AX
-	SHRL $4, AX
-	ANDL $0x0f0f0f0f, AX
-	MOVL R11, BX
-	SHRL $6, BX
-	ANDL $0x03030303, BX
-	SHLL $4, BX
-	ORL  BX, AX            // mins 4..7
-	MOVL R11, DX
-	ANDL $0x3f3f3f3f, DX   // mins 0..3
-	MOVL R12, R11
-	ANDL $0x0f0f0f0f, R11
-	MOVL R10, BX
-	SHRL $6, BX
-	ANDL $0x03030303, BX
-	SHLL $4, BX
-	ORL  BX, R11           // scales 4..7
-	ANDL $0x3f3f3f3f, R10  // scales 0..3
-	VMOVD R10, X3
-	VPINSRD $1, R11, X3, X3
-	VPINSRD $2, DX, X3, X3
-	VPINSRD $3, AX, X3, X3
-	VPMOVZXBW X3, Y3
-	VMOVDQU Y3, 0(SP)
-
-	// Mins: Σ_j min_j * (bsums[2j] + bsums[2j+1]), times dmin.
-	VMOVDQU 260(DI), Y4
-	VEXTRACTI128 $1, Y4, X5
-	VPHADDW X5, X4, X4
-	VEXTRACTI128 $1, Y3, X5
-	VPMADDWD X5, X4, X4
-	VPHADDD X4, X4, X4
-	VPHADDD X4, X4, X4
-	VCVTDQ2PS X4, X4
-	VFMADD231SS X4, X2, X12
+	KBLOCK(X12)
 
 	VPXOR Y6, Y6, Y6
 	Q4K64(16, 4, 0, 2)
@@ -100,6 +103,66 @@ q4kloop:
 q4kdone:
 	HSUM8(Y0, X0, X1)
 	VSUBSS X12, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// Q5K64 is Q4K64 for Q5_K: the fifth bits come from qh (Y5) shifted right
+// by HSH (bit HSH for the low nibbles, HSH+1 for the high ones).
+// Y14 = 0x0f bytes, Y13 = 0x01 bytes, Y12 = 0x02 bytes.
+#define Q5K64(QOFF, AOFF, S0, S1, HSH) \
+	VMOVDQU QOFF(SI), Y7 \
+	VPAND Y14, Y7, Y8 \
+	VPSRLW $4, Y7, Y9 \
+	VPAND Y14, Y9, Y9 \
+	VPSRLW $HSH, Y5, Y10 \
+	VPAND Y13, Y10, Y11 \
+	VPSLLW $4, Y11, Y11 \
+	VPOR Y11, Y8, Y8 \
+	VPAND Y12, Y10, Y11 \
+	VPSLLW $3, Y11, Y11 \
+	VPOR Y11, Y9, Y9 \
+	VPMADDUBSW AOFF(DI), Y8, Y8 \
+	VPMADDUBSW AOFF+32(DI), Y9, Y9 \
+	VPBROADCASTW S0(SP), Y10 \
+	VPBROADCASTW S1(SP), Y11 \
+	VPMADDWD Y10, Y8, Y8 \
+	VPMADDWD Y11, Y9, Y9 \
+	VPADDD Y8, Y6, Y6 \
+	VPADDD Y9, Y6, Y6
+
+// func qdotQ5_KAVX2(w, x *byte, nb int) float32
+TEXT ·qdotQ5_KAVX2(SB), NOSPLIT, $32-28
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ nb+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS X15, X15, X15
+	BCAST32($0x0f0f0f0f, X14, Y14)
+	BCAST32($0x01010101, X13, Y13)
+	BCAST32($0x02020202, X12, Y12)
+
+q5kloop:
+	TESTQ CX, CX
+	JZ    q5kdone
+	KBLOCK(X15)
+	VMOVDQU 16(SI), Y5
+	VPXOR Y6, Y6, Y6
+	Q5K64(48, 4, 0, 2, 0)
+	Q5K64(80, 68, 4, 6, 2)
+	Q5K64(112, 132, 8, 10, 4)
+	Q5K64(144, 196, 12, 14, 6)
+	VCVTDQ2PS Y6, Y6
+	VBROADCASTSS X1, Y1
+	VFMADD231PS Y6, Y1, Y0
+	ADDQ $176, SI
+	ADDQ $292, DI
+	DECQ CX
+	JMP  q5kloop
+
+q5kdone:
+	HSUM8(Y0, X0, X1)
+	VSUBSS X15, X0, X0
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
