@@ -1,0 +1,158 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mlxrun/mlx/models/config"
+	"github.com/mlxrun/mlx/models/tokenizer"
+	"github.com/mlxrun/mlx/runtime/kernels"
+	"github.com/mlxrun/mlx/runtime/kvcache"
+	"github.com/mlxrun/mlx/runtime/model"
+)
+
+// Engine runs one model. Its methods are safe for concurrent use; the model
+// itself is used only by the engine's scheduler goroutine.
+type Engine struct {
+	info     Info
+	cfg      *config.Model
+	gen      config.Generation
+	tok      *tokenizer.Tokenizer
+	template string
+	eos      []int32
+	opt      Options
+
+	// Owned by the scheduler goroutine.
+	model  *model.Model
+	pool   *kernels.Pool
+	state  *model.State
+	cache  *kvcache.Cache
+	cached []int32 // tokens whose keys and values are in cache, from position 0
+	batch  model.Batch
+	tok1   [1]int32 // the token of a decode step
+	out1   [1]int   // the output row of a decode step or prefill chunk
+
+	queue     chan *job
+	quit      chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+	closeFile func() error
+}
+
+// Info describes a loaded engine.
+type Info struct {
+	Path        string
+	Format      string // "gguf", "safetensors" or "mlx"
+	Arch        string
+	Params      int64
+	WeightBytes int64 // weights in use, mostly mapped from the file
+	KVBytes     int64 // the KV cache
+	StateBytes  int64 // forward-pass scratch memory
+	Context     int
+	KVType      kvcache.Type
+	Threads     int
+	LoadTime    time.Duration
+}
+
+// Load opens the model at ref (a .gguf file or a Hugging Face model
+// directory), binds its weights without copying them, loads its tokenizer,
+// allocates the KV cache and starts the scheduler.
+func Load(ctx context.Context, ref string, opt Options) (*Engine, error) {
+	start := time.Now()
+	o, err := openRef(ref)
+	if err != nil {
+		return nil, err
+	}
+	e, err := build(ctx, ref, o, opt)
+	if err != nil {
+		o.close()
+		return nil, err
+	}
+	e.info.LoadTime = time.Since(start)
+	go e.loop()
+	return e, nil
+}
+
+func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, error) {
+	cfg := o.cfg
+	opt = opt.withDefaults(cfg.ContextLength, kernels.PhysicalCores())
+	if opt.Ctx > cfg.ContextLength {
+		return nil, fmt.Errorf("%w: context of %d tokens exceeds the model's %d", ErrOptions, opt.Ctx, cfg.ContextLength)
+	}
+	m, err := model.Build(cfg, o.src)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	tok := opt.Tokenizer
+	if tok == nil {
+		if tok, err = tokenizer.Load(ref); err != nil {
+			return nil, fmt.Errorf("%s: tokenizer: %w", ref, err)
+		}
+	}
+	e := &Engine{cfg: cfg, gen: o.gen, tok: tok, template: o.template, opt: opt, model: m,
+		queue: make(chan *job, opt.Queue), quit: make(chan struct{}), done: make(chan struct{}), closeFile: o.close}
+	e.eos = eosSet(cfg, o.gen)
+	if e.cache, err = kvcache.New(opt.KVType, cfg.Layers, opt.Ctx, cfg.KVHeads*cfg.HeadDim); err != nil {
+		return nil, err
+	}
+	e.pool = kernels.NewPool(opt.Threads)
+	if e.state, err = m.NewState(e.pool, min(opt.Batch, opt.Ctx), maxOut, opt.Ctx); err != nil {
+		e.pool.Close()
+		return nil, err
+	}
+	e.info = Info{Path: ref, Format: o.format, Arch: cfg.Arch, Params: m.Params(), WeightBytes: m.WeightBytes(),
+		KVBytes: e.cache.Bytes(), StateBytes: e.state.Bytes(), Context: opt.Ctx, KVType: opt.KVType, Threads: opt.Threads}
+	return e, nil
+}
+
+// eosSet merges the end-of-sequence ids of the config and of the generation
+// defaults.
+func eosSet(cfg *config.Model, gen config.Generation) []int32 {
+	var ids []int32
+	for _, list := range [][]int{cfg.EOS, gen.EOS} {
+		for _, id := range list {
+			if id >= 0 && id < cfg.VocabSize {
+				ids = append(ids, int32(id))
+			}
+		}
+	}
+	return ids
+}
+
+// Close stops the scheduler (requests still queued fail with ErrClosed),
+// then releases the workers and the model files. It waits for the running
+// step to finish.
+func (e *Engine) Close() error {
+	var err error
+	e.closeOnce.Do(func() {
+		close(e.quit)
+		<-e.done
+		e.pool.Close()
+		err = e.closeFile()
+	})
+	return err
+}
+
+// Info describes the engine: sizes, memory, load time.
+func (e *Engine) Info() Info { return e.info }
+
+// Config returns the model's description.
+func (e *Engine) Config() *config.Model { return e.cfg }
+
+// Generation returns the model's default sampling settings.
+func (e *Engine) Generation() config.Generation { return e.gen }
+
+// Tokenizer returns the model's tokenizer.
+func (e *Engine) Tokenizer() *tokenizer.Tokenizer { return e.tok }
+
+// ChatTemplate returns the source of the model's chat template (Jinja), ""
+// when the model has none.
+func (e *Engine) ChatTemplate() string { return e.template }
+
+// EOS returns the ids that end a sequence.
+func (e *Engine) EOS() []int32 { return e.eos }

@@ -1,0 +1,152 @@
+package model
+
+import (
+	"math"
+
+	"github.com/mlxrun/mlx/runtime/kernels"
+)
+
+// tiledRows is the batch size from which llama.cpp's CPU flash attention
+// switches from its row-by-row kernel (query rounded to halves, output
+// accumulated in halves) to its tiled one (all float32). Half-precision
+// caches follow the same rule, so that results match llama.cpp's defaults
+// closely.
+const tiledRows = 64
+
+// attnJob computes causal attention for the rows of a batch, split over the
+// pool as (head, row group) tasks: task t takes head t%heads and the rows
+// i ≡ t/heads (mod groups), so causal rows of growing length spread evenly.
+type attnJob struct {
+	s      *State
+	groups int       // row groups per head for the largest batches
+	hd     int       // head size
+	scores []float32 // one context-long buffer per task
+	qr     []float32 // one head of rounded queries per task
+	half   []uint16  // one head of halves per task
+	fn     func(int) // a.task, bound once so runs do not allocate
+
+	// The run under way.
+	b     *Batch
+	layer int
+	n     int
+	g     int
+}
+
+func (a *attnJob) init(s *State, threads int) {
+	heads := s.m.Config.Heads
+	a.s, a.hd = s, s.m.Config.HeadDim
+	a.groups = max(1, (2*threads+heads-1)/heads)
+	tasks := heads * a.groups
+	a.scores = make([]float32, tasks*s.ctx)
+	a.qr = make([]float32, tasks*a.hd)
+	a.half = make([]uint16, tasks*a.hd)
+	a.fn = a.task
+}
+
+// run fills s.att with the attention output of layer li for n rows.
+func (a *attnJob) run(b *Batch, li, n int) {
+	a.b, a.layer, a.n, a.g = b, li, n, min(a.groups, n)
+	a.s.pool.Parallel(a.s.m.Config.Heads*a.g, a.fn)
+	a.b = nil
+}
+
+func (a *attnJob) task(t int) {
+	heads, hd := a.s.m.Config.Heads, a.hd
+	h, g := t%heads, t/heads
+	scores := a.scores[t*a.s.ctx : (t+1)*a.s.ctx]
+	qr, half := a.qr[t*hd:(t+1)*hd], a.half[t*hd:(t+1)*hd]
+	for i := g; i < a.n; i += a.g {
+		a.row(i, h, scores, qr, half)
+	}
+}
+
+// span is one head of one row: its query, its output and the cache rows it
+// attends to.
+type span struct {
+	q, out     []float32
+	kvo, dim   int // offset of the KV head in a cache row, and the row size
+	start, end int // visible positions [start, end]
+	scale      float32
+}
+
+// row computes head h of row i: softmax(q·K/√d) over the visible positions,
+// then the weighted sum of V.
+func (a *attnJob) row(i, h int, scores, qr []float32, half []uint16) {
+	s, c := a.s, a.s.m.Config
+	hd, qd := a.hd, c.Heads*a.hd
+	pos, kc := a.b.Pos[i], a.b.Cache[i]
+	sp := span{
+		q:     s.q[i*qd+h*hd : i*qd+(h+1)*hd],
+		out:   s.att[i*qd+h*hd : i*qd+(h+1)*hd],
+		kvo:   (h / (c.Heads / c.KVHeads)) * hd,
+		dim:   kc.Dim(),
+		end:   pos,
+		scale: float32(1 / math.Sqrt(float64(hd))),
+	}
+	if w := s.m.Layers[a.layer].Window; w > 0 {
+		sp.start = max(0, pos-w+1)
+	}
+	k16, v16, k32, v32 := kc.Layer(a.layer, pos+1)
+	switch {
+	case k16 != nil && a.n < tiledRows:
+		sp.halfAccum(k16, v16, qr, half)
+	case k16 != nil:
+		exact(&sp, k16, v16, scores, kernels.DotF16, kernels.AxpyF16)
+	default:
+		exact(&sp, k32, v32, scores, kernels.Dot, kernels.Axpy)
+	}
+}
+
+// exact is attention in float32 over a cache of float32 (Dot, Axpy) or
+// halves (DotF16, AxpyF16): scores, softmax, weighted sum.
+func exact[T float32 | uint16](sp *span, k, v []T, scores []float32,
+	dot func([]T, []float32) float32, axpy func(float32, []T, []float32)) {
+	hd := len(sp.q)
+	sc := scores[:sp.end+1-sp.start]
+	for t := sp.start; t <= sp.end; t++ {
+		o := t*sp.dim + sp.kvo
+		sc[t-sp.start] = dot(k[o:o+hd], sp.q) * sp.scale
+	}
+	kernels.Softmax(sc)
+	clear(sp.out)
+	for t := sp.start; t <= sp.end; t++ {
+		o := t*sp.dim + sp.kvo
+		axpy(sc[t-sp.start], v[o:o+hd], sp.out)
+	}
+}
+
+// halfAccum is attention over a half-precision cache as ggml's row-by-row
+// flash attention computes it: the query rounded to halves, an online
+// softmax, and the weighted sum of V kept in halves (rounded after every
+// position), divided by the softmax sum at the end.
+func (sp *span) halfAccum(k, v []uint16, qr []float32, half []uint16) {
+	hd := len(sp.q)
+	kernels.F32ToF16(half, sp.q)
+	kernels.F16ToF32(qr, half)
+	acc := sp.out
+	clear(acc)
+	m, sum := float32(math.Inf(-1)), float32(0)
+	for t := sp.start; t <= sp.end; t++ {
+		o := t*sp.dim + sp.kvo
+		s := kernels.DotF16(k[o:o+hd], qr) * sp.scale
+		ms, vs := float32(1), float32(1)
+		if s > m {
+			ms = float32(math.Exp(float64(m - s)))
+			m = s
+			kernels.Scale(acc, ms)
+			roundHalf(acc, half)
+		} else {
+			vs = float32(math.Exp(float64(s - m)))
+		}
+		kernels.AxpyF16(vs, v[o:o+hd], acc)
+		roundHalf(acc, half)
+		sum = sum*ms + vs
+	}
+	kernels.Scale(acc, 1/sum)
+}
+
+// roundHalf rounds x to half precision in place, through scratch.
+func roundHalf(x []float32, scratch []uint16) {
+	kernels.F32ToF16(scratch, x)
+	kernels.F16ToF32(x, scratch)
+}

@@ -1,0 +1,45 @@
+package model
+
+import "fmt"
+
+// Names are the tensor names of a model. Layer names hold one %d, the layer
+// index. An empty name is a tensor the format does not have.
+type Names struct {
+	Embed, OutputNorm, Output string
+
+	AttnNorm, Q, K, V, O string
+	QBias, KBias, VBias  string
+	QNorm, KNorm         string
+	FFNNorm              string
+	Gate, Up, Down       string
+}
+
+// GGUFNames are the names llama.cpp gives the tensors of the Llama family
+// (and of Qwen2 and Qwen3).
+var GGUFNames = &Names{
+	Embed: "token_embd.weight", OutputNorm: "output_norm.weight", Output: "output.weight",
+	AttnNorm: "blk.%d.attn_norm.weight",
+	Q:        "blk.%d.attn_q.weight", K: "blk.%d.attn_k.weight", V: "blk.%d.attn_v.weight", O: "blk.%d.attn_output.weight",
+	QBias: "blk.%d.attn_q.bias", KBias: "blk.%d.attn_k.bias", VBias: "blk.%d.attn_v.bias",
+	QNorm: "blk.%d.attn_q_norm.weight", KNorm: "blk.%d.attn_k_norm.weight",
+	FFNNorm: "blk.%d.ffn_norm.weight",
+	Gate:    "blk.%d.ffn_gate.weight", Up: "blk.%d.ffn_up.weight", Down: "blk.%d.ffn_down.weight",
+}
+
+// HFNames are the names of Hugging Face transformers checkpoints of the
+// Llama family (and of Qwen2 and Qwen3), which MLX checkpoints keep.
+var HFNames = &Names{
+	Embed: "model.embed_tokens.weight", OutputNorm: "model.norm.weight", Output: "lm_head.weight",
+	AttnNorm: "model.layers.%d.input_layernorm.weight",
+	Q:        "model.layers.%d.self_attn.q_proj.weight", K: "model.layers.%d.self_attn.k_proj.weight",
+	V: "model.layers.%d.self_attn.v_proj.weight", O: "model.layers.%d.self_attn.o_proj.weight",
+	QBias: "model.layers.%d.self_attn.q_proj.bias", KBias: "model.layers.%d.self_attn.k_proj.bias",
+	VBias: "model.layers.%d.self_attn.v_proj.bias",
+	QNorm: "model.layers.%d.self_attn.q_norm.weight", KNorm: "model.layers.%d.self_attn.k_norm.weight",
+	FFNNorm: "model.layers.%d.post_attention_layernorm.weight",
+	Gate:    "model.layers.%d.mlp.gate_proj.weight", Up: "model.layers.%d.mlp.up_proj.weight",
+	Down: "model.layers.%d.mlp.down_proj.weight",
+}
+
+// layer returns the name of a per-layer tensor.
+func layer(format string, i int) string { return fmt.Sprintf(format, i) }

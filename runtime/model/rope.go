@@ -1,0 +1,65 @@
+package model
+
+import (
+	"math"
+
+	"github.com/mlxrun/mlx/models/config"
+)
+
+// ropeTable holds what the rotary angles of a position are computed from.
+// The angles follow ggml's float32 recurrence (θ_j = pos·scale^j, one
+// multiplication per pair), so that they match llama.cpp to the last bit
+// rather than only to float32 precision.
+type ropeTable struct {
+	scale     float32   // base^(-2/d)
+	freqScale float32   // 1/factor under linear scaling, else 1
+	factors   []float32 // per-pair divisors (llama3 scaling), or nil
+	pairs     int
+}
+
+func newRopeTable(cfg *config.Model) ropeTable {
+	d := cfg.RopeDim
+	t := ropeTable{pairs: d / 2, freqScale: 1, factors: cfg.RopeScaling.Freqs}
+	t.scale = float32(math.Pow(float64(cfg.RopeTheta), float64(float32(-2)/float32(d))))
+	if s := cfg.RopeScaling; s.Type == config.RopeLinear && s.Factor > 0 {
+		t.freqScale = 1 / s.Factor
+	}
+	return t
+}
+
+// angles fills cos and sin (pairs values each) for position pos.
+func (t *ropeTable) angles(pos int, cos, sin []float32) {
+	theta := float32(pos)
+	for j := range t.pairs {
+		a := theta
+		if t.factors != nil {
+			a /= t.factors[j]
+		}
+		a *= t.freqScale
+		s, c := math.Sincos(float64(a))
+		cos[j], sin[j] = float32(c), float32(s)
+		theta *= t.scale
+	}
+}
+
+// rope rotates the first 2·len(cos) dimensions of every head of x (heads of
+// size hd) by the angles in cos and sin.
+func rope(style RopeStyle, x []float32, hd int, cos, sin []float32) {
+	half := len(cos)
+	for h := 0; h+hd <= len(x); h += hd {
+		v := x[h : h+hd]
+		if style == RopeInterleaved {
+			for j := range half {
+				a, b := v[2*j], v[2*j+1]
+				v[2*j] = a*cos[j] - b*sin[j]
+				v[2*j+1] = a*sin[j] + b*cos[j]
+			}
+			continue
+		}
+		for j := range half {
+			a, b := v[j], v[j+half]
+			v[j] = a*cos[j] - b*sin[j]
+			v[j+half] = a*sin[j] + b*cos[j]
+		}
+	}
+}

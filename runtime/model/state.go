@@ -1,0 +1,72 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/mlxrun/mlx/runtime/kernels"
+	"github.com/mlxrun/mlx/runtime/kvcache"
+)
+
+// Batch is the input of one forward pass: token rows, each at a position of
+// its sequence, whose keys and values go to that sequence's cache. Rows of
+// one sequence must be in position order, and every position before a row's
+// own must already be in its cache or earlier in the batch.
+type Batch struct {
+	Tokens []int32
+	Pos    []int
+	Cache  []*kvcache.Cache // one per row
+	// Out lists the rows, ascending, whose logits are wanted.
+	Out []int
+}
+
+// State is the scratch memory of forward passes of up to MaxRows token rows
+// with up to MaxOut rows of logits, for caches of up to Context positions.
+// It is not safe for concurrent use; the forward pass does not allocate.
+type State struct {
+	m       *Model
+	pool    *kernels.Pool
+	maxRows int
+	maxOut  int
+	ctx     int
+
+	x, xn, q, k, v, att, gate, up []float32
+	cos, sin                      []float32 // per row, RopeDim/2 each
+	hout                          []float32 // normalized rows for the output layer
+	logits                        []float32
+
+	attn attnJob
+}
+
+// NewState allocates scratch for batches of maxRows rows, maxOut of them with
+// logits, over caches of up to ctx positions, computed on pool.
+func (m *Model) NewState(pool *kernels.Pool, maxRows, maxOut, ctx int) (*State, error) {
+	if maxRows <= 0 || maxOut <= 0 || maxOut > maxRows || ctx <= 0 {
+		return nil, fmt.Errorf("%w: state for %d rows, %d outputs, context %d", ErrUnsupported, maxRows, maxOut, ctx)
+	}
+	c := m.Config
+	hid, q, kv, ff := c.HiddenSize, c.Heads*c.HeadDim, c.KVHeads*c.HeadDim, c.FFNSize
+	s := &State{m: m, pool: pool, maxRows: maxRows, maxOut: maxOut, ctx: ctx}
+	n := maxRows
+	s.x, s.xn = make([]float32, n*hid), make([]float32, n*max(hid, q))
+	s.q, s.att = make([]float32, n*q), make([]float32, n*q)
+	s.k, s.v = make([]float32, n*kv), make([]float32, n*kv)
+	s.gate, s.up = make([]float32, n*ff), make([]float32, n*ff)
+	s.cos, s.sin = make([]float32, n*c.RopeDim/2), make([]float32, n*c.RopeDim/2)
+	s.hout = make([]float32, maxOut*hid)
+	s.logits = make([]float32, maxOut*c.VocabSize)
+	s.attn.init(s, pool.Threads())
+	return s, nil
+}
+
+// MaxRows returns the most token rows a batch may have.
+func (s *State) MaxRows() int { return s.maxRows }
+
+// MaxOut returns the most rows of logits a batch may ask for.
+func (s *State) MaxOut() int { return s.maxOut }
+
+// Bytes returns the memory of the scratch buffers.
+func (s *State) Bytes() int64 {
+	n := len(s.x) + len(s.xn) + len(s.q) + len(s.att) + len(s.k) + len(s.v) + len(s.gate) + len(s.up) +
+		len(s.cos) + len(s.sin) + len(s.hout) + len(s.logits) + len(s.attn.scores)
+	return 4 * int64(n)
+}
