@@ -9,6 +9,15 @@ func qdotQ8_0AVX2(w, x *byte, nb, xstride, nrows int, out *float32)
 func qdotQ4_0AVX2(w, x *byte, nb, xstride, nrows int, out *float32)
 
 //go:noescape
+func qdotQ4_1AVX2(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
+func qdotQ5_0AVX2(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
+func qdotQ5_1AVX2(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
 func qdotQ4_KAVX2(w, x *byte, nb int) float32
 
 //go:noescape
@@ -27,6 +36,9 @@ func affineGroups4AVX2(row *byte, x *float32, ngroups, gsize int, out *float32)
 func initQuantAVX2(k *impls) {
 	k.qdot[Q8_0] = qdot4(qdotQ8_0AVX2, q8_0, q8_0)
 	k.qdot[Q4_0] = qdot4(qdotQ4_0AVX2, q4_0, q8_0)
+	k.qdot[Q4_1] = qdot4(qdotQ4_1AVX2, q4_1, q8_1)
+	k.qdot[Q5_0] = qdot4(qdotQ5_0AVX2, q5_0, q8_0)
+	k.qdot[Q5_1] = qdot4(qdotQ5_1AVX2, q5_1, q8_1)
 	k.qdot[Q4_K] = qdot1(qdotQ4_KAVX2, q4K)
 	k.qdot[Q5_K] = qdot1(qdotQ5_KAVX2, q5K)
 	k.qdot[Q6_K] = qdot1(qdotQ6_KAVX2, q6K)

@@ -9,6 +9,15 @@ func qdotQ8_0SDOT(w, x *byte, nb, xstride, nrows int, out *float32)
 func qdotQ4_0SDOT(w, x *byte, nb, xstride, nrows int, out *float32)
 
 //go:noescape
+func qdotQ4_1SDOT(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
+func qdotQ5_0SDOT(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
+func qdotQ5_1SDOT(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
 func qdotQ4_KSDOT(w, x *byte, nb int) float32
 
 //go:noescape
@@ -22,6 +31,15 @@ func qdotQ8_0NEON(w, x *byte, nb, xstride, nrows int, out *float32)
 
 //go:noescape
 func qdotQ4_0NEON(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
+func qdotQ4_1NEON(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
+func qdotQ5_0NEON(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
+func qdotQ5_1NEON(w, x *byte, nb, xstride, nrows int, out *float32)
 
 //go:noescape
 func qdotQ4_KNEON(w, x *byte, nb int) float32
@@ -47,6 +65,9 @@ func initQuantNEON(k *impls) {
 		k.name = "neon+dotprod"
 		k.qdot[Q8_0] = qdot4(qdotQ8_0SDOT, q8_0, q8_0)
 		k.qdot[Q4_0] = qdot4(qdotQ4_0SDOT, q4_0, q8_0)
+		k.qdot[Q4_1] = qdot4(qdotQ4_1SDOT, q4_1, q8_1)
+		k.qdot[Q5_0] = qdot4(qdotQ5_0SDOT, q5_0, q8_0)
+		k.qdot[Q5_1] = qdot4(qdotQ5_1SDOT, q5_1, q8_1)
 		k.qdot[Q4_K] = qdot1(qdotQ4_KSDOT, q4K)
 		k.qdot[Q5_K] = qdot1(qdotQ5_KSDOT, q5K)
 		k.qdot[Q6_K] = qdot1(qdotQ6_KSDOT, q6K)
@@ -54,6 +75,9 @@ func initQuantNEON(k *impls) {
 	}
 	k.qdot[Q8_0] = qdot4(qdotQ8_0NEON, q8_0, q8_0)
 	k.qdot[Q4_0] = qdot4(qdotQ4_0NEON, q4_0, q8_0)
+	k.qdot[Q4_1] = qdot4(qdotQ4_1NEON, q4_1, q8_1)
+	k.qdot[Q5_0] = qdot4(qdotQ5_0NEON, q5_0, q8_0)
+	k.qdot[Q5_1] = qdot4(qdotQ5_1NEON, q5_1, q8_1)
 	k.qdot[Q4_K] = qdot1(qdotQ4_KNEON, q4K)
 	k.qdot[Q5_K] = qdot1(qdotQ5_KNEON, q5K)
 	k.qdot[Q6_K] = qdot1(qdotQ6_KNEON, q6K)

@@ -1,7 +1,8 @@
 // Bodies of the arm64 quantized kernels, included twice by qdot_arm64.s:
 // once with SDOT (ARMv8.2 dot product) and once with a plain NEON fallback
 // (SMULL + SADALP). Before each inclusion the includer defines:
-//   Q8_0NAME, Q4_0NAME, Q4_KNAME, Q5_KNAME, Q6_KNAME  the TEXT symbols
+//   Q8_0NAME, Q4_0NAME, Q4_1NAME, Q5_0NAME, Q5_1NAME, Q4_KNAME, Q5_KNAME,
+//   Q6_KNAME  the TEXT symbols
 //   DOT2(ACC)  ACC.4s = int32 dot of V0·V2 + V1·V3 (16 signed bytes each)
 //   DOTA, DOTB V6 = V2·V16 + V3·V17, V7 = V4·V18 + V5·V19
 //   DOTP       V8 = V6·V16, V9 = V7·V17
@@ -122,6 +123,160 @@ q4done:
 	EPILOGUE4(q4ret)
 
 q4ret:
+	RET
+
+// ROW81 accumulates into ACC one Q8_1 activation block at P times the
+// weight block in V0, V1 (unsigned values) whose scale is in F20, and adds
+// m·s to SACC (m in F23).
+#define ROW81(P, ACC, SACC) \
+	HALFS((P), R9, F21) \
+	FMULS F20, F21, F21 \
+	HALFS(2(P), R9, F22) \
+	FMULS F23, F22, F22 \
+	FADDS F22, SACC, SACC \
+	ADD $4, P, R10 \
+	VLD1 (R10), [V2.B16, V3.B16] \
+	DOT2 \
+	WORD $0x4e21d884 /* scvtf v4.4s, v4.4s */ \
+	VDUP V21.S[0], V22.S4 \
+	VFMLA V22.S4, V4.S4, ACC.S4
+
+// ROWS4Q81 runs ROW81 for the first R4 activation rows; the m·s sums go
+// to S13, S14, S15 and S24.
+#define ROWS4Q81(NEXT) \
+	ROW81(R1, V16, F13) \
+	CMP $1, R4 \
+	BLE NEXT \
+	ADD R3, R1, R8 \
+	ROW81(R8, V17, F14) \
+	CMP $2, R4 \
+	BLE NEXT \
+	ADD R3, R8, R8 \
+	ROW81(R8, V18, F15) \
+	CMP $3, R4 \
+	BLE NEXT \
+	ADD R3, R8, R8 \
+	ROW81(R8, V19, F24)
+
+// FOLDS adds the m·s sums into lane 0 of the accumulators.
+#define FOLDS \
+	WORD $0x4e2dd610 /* fadd v16.4s, v16.4s, v13.4s */ \
+	WORD $0x4e2ed631 /* fadd v17.4s, v17.4s, v14.4s */ \
+	WORD $0x4e2fd652 /* fadd v18.4s, v18.4s, v15.4s */ \
+	WORD $0x4e38d673 // fadd v19.4s, v19.4s, v24.4s
+
+// ZEROS clears the m·s sums.
+#define ZEROS \
+	VEOR V13.B16, V13.B16, V13.B16 \
+	VEOR V14.B16, V14.B16, V14.B16 \
+	VEOR V15.B16, V15.B16, V15.B16 \
+	VEOR V24.B16, V24.B16, V24.B16
+
+// NIB16 sets V0 (low nibbles) and V1 (high nibbles) from 16 bytes at
+// OFF(R0); V28 = 0x0f bytes.
+#define NIB16(OFF) \
+	ADD $OFF, R0, R7 \
+	VLD1 (R7), [V5.B16] \
+	VAND V28.B16, V5.B16, V0.B16 \
+	VUSHR $4, V5.B16, V1.B16
+
+// HIGH5 ORs 0x10 into the bytes of V0 (elements 0–15) and V1 (16–31) whose
+// bit is set in the 32-bit qh at OFF(R0): TBL spreads qh's bytes, CMTST
+// tests one bit per byte. V25 = bit selectors, V26/V27 = TBL indices,
+// V29 = 0x10 bytes.
+#define HIGH5(OFF) \
+	MOVWU OFF(R0), R6 \
+	VMOV R6, V5.S[0] \
+	VTBL V26.B16, [V5.B16], V6.B16 \
+	VTBL V27.B16, [V5.B16], V7.B16 \
+	VCMTST V25.B16, V6.B16, V6.B16 \
+	VCMTST V25.B16, V7.B16, V7.B16 \
+	VAND V29.B16, V6.B16, V6.B16 \
+	VAND V29.B16, V7.B16, V7.B16 \
+	VORR V6.B16, V0.B16, V0.B16 \
+	VORR V7.B16, V1.B16, V1.B16
+
+// CONSTS5 loads the constants of HIGH5 and NIB16.
+#define CONSTS5 \
+	MOVD $q5consts<>(SB), R7 \
+	VLD1 (R7), [V25.B16, V26.B16, V27.B16] \
+	VMOVI $15, V28.B16 \
+	VMOVI $16, V29.B16
+
+TEXT Q5_0NAME(SB), NOSPLIT, $0-48
+	PROLOGUE4
+	CONSTS5
+	CBZ R2, q50done
+
+q50loop:
+	HALFS((R0), R6, F20)
+	NIB16(6)
+	HIGH5(2)
+	VSUB V29.B16, V0.B16, V0.B16
+	VSUB V29.B16, V1.B16, V1.B16
+	ROWS4(q50next)
+
+q50next:
+	ADD $22, R0
+	ADD $34, R1
+	SUBS $1, R2
+	BNE q50loop
+
+q50done:
+	EPILOGUE4(q50ret)
+
+q50ret:
+	RET
+
+TEXT Q4_1NAME(SB), NOSPLIT, $0-48
+	PROLOGUE4
+	ZEROS
+	VMOVI $15, V28.B16
+	CBZ R2, q41done
+
+q41loop:
+	HALFS((R0), R6, F20)
+	HALFS(2(R0), R6, F23)
+	NIB16(4)
+	ROWS4Q81(q41next)
+
+q41next:
+	ADD $20, R0
+	ADD $36, R1
+	SUBS $1, R2
+	BNE q41loop
+
+q41done:
+	FOLDS
+	EPILOGUE4(q41ret)
+
+q41ret:
+	RET
+
+TEXT Q5_1NAME(SB), NOSPLIT, $0-48
+	PROLOGUE4
+	ZEROS
+	CONSTS5
+	CBZ R2, q51done
+
+q51loop:
+	HALFS((R0), R6, F20)
+	HALFS(2(R0), R6, F23)
+	NIB16(8)
+	HIGH5(4)
+	ROWS4Q81(q51next)
+
+q51next:
+	ADD $24, R0
+	ADD $36, R1
+	SUBS $1, R2
+	BNE q51loop
+
+q51done:
+	FOLDS
+	EPILOGUE4(q51ret)
+
+q51ret:
 	RET
 
 // KSCALES starts a Q4_K/Q5_K super-block: d in S26, dmin in S27, scales
@@ -524,3 +679,10 @@ q6kdone:
 #undef ROWS4
 #undef PROLOGUE4
 #undef EPILOGUE4
+#undef ROW81
+#undef ROWS4Q81
+#undef FOLDS
+#undef ZEROS
+#undef NIB16
+#undef HIGH5
+#undef CONSTS5

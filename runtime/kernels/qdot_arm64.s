@@ -6,11 +6,23 @@
 // twice, with SDOT and with SMULL/SADALP for CPUs without the dot-product
 // extension.
 
+// Bit selectors and TBL indices of HIGH5 (qdot_arm64.h).
+DATA q5consts<>+0(SB)/8, $0x8040201008040201
+DATA q5consts<>+8(SB)/8, $0x8040201008040201
+DATA q5consts<>+16(SB)/8, $0x0000000000000000
+DATA q5consts<>+24(SB)/8, $0x0101010101010101
+DATA q5consts<>+32(SB)/8, $0x0202020202020202
+DATA q5consts<>+40(SB)/8, $0x0303030303030303
+GLOBL q5consts<>(SB), RODATA|NOPTR, $48
+
 #define Q8_0NAME ·qdotQ8_0SDOT
 #define Q4_0NAME ·qdotQ4_0SDOT
 #define Q4_KNAME ·qdotQ4_KSDOT
 #define Q6_KNAME ·qdotQ6_KSDOT
 #define Q5_KNAME ·qdotQ5_KSDOT
+#define Q4_1NAME ·qdotQ4_1SDOT
+#define Q5_0NAME ·qdotQ5_0SDOT
+#define Q5_1NAME ·qdotQ5_1SDOT
 
 #define DOT2 \
 	VEOR V4.B16, V4.B16, V4.B16 \
@@ -40,6 +52,9 @@
 #undef Q4_KNAME
 #undef Q6_KNAME
 #undef Q5_KNAME
+#undef Q4_1NAME
+#undef Q5_0NAME
+#undef Q5_1NAME
 #undef DOT2
 #undef DOTA
 #undef DOTB
@@ -50,6 +65,9 @@
 #define Q4_KNAME ·qdotQ4_KNEON
 #define Q6_KNAME ·qdotQ6_KNEON
 #define Q5_KNAME ·qdotQ5_KNEON
+#define Q4_1NAME ·qdotQ4_1NEON
+#define Q5_0NAME ·qdotQ5_0NEON
+#define Q5_1NAME ·qdotQ5_1NEON
 
 #define DOT2 \
 	WORD $0x0e22c004 /* smull v4.8h, v0.8b, v2.8b */ \
