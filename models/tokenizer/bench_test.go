@@ -31,6 +31,24 @@ func BenchmarkEncode(b *testing.B) {
 	}
 }
 
+// BenchmarkEncodeGGUF encodes 1 MiB of mixed text with GGUF vocabularies:
+// byte-level (qwen2), with a regex fallback pattern (falcon) and
+// SentencePiece (llama-spm, where a text segment is one word).
+func BenchmarkEncodeGGUF(b *testing.B) {
+	for _, name := range []string{"qwen2", "falcon", "llama-spm"} {
+		b.Run(name, func(b *testing.B) {
+			tok := cachedLoad(b, fixture.Path(b, "vocab", "ggml-vocab-"+name+".gguf"))
+			text := mixedText(1<<20, 11)
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				tok.Encode(text, false)
+			}
+		})
+	}
+}
+
 // BenchmarkEncodeCold is BenchmarkEncode with the word cache emptied before
 // every run, so every word goes through the merge loop.
 func BenchmarkEncodeCold(b *testing.B) {

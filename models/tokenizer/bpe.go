@@ -2,6 +2,7 @@ package tokenizer
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -27,6 +28,11 @@ type bpe struct {
 	rawBytes bool
 	rawByte  [256]int32
 	rawVocab map[string]int32 // raw-byte spelling of the tokens, for ignoreMerges
+
+	// metaSplit is set when no token has a ▁ right after another rune: a
+	// word can then be cut before every such ▁ without changing the result,
+	// which keeps SentencePiece-style words (whole text segments) short.
+	metaSplit bool
 
 	cache wordCache
 	buf   []byte // scratch for building merged tokens while loading
@@ -77,11 +83,55 @@ func (m *bpe) enableRawBytes() {
 	m.rawBytes = true
 }
 
+const meta = "▁"
+
+// setMetaSplit decides whether words may be cut before inner ▁ runes.
+func (m *bpe) setMetaSplit() {
+	if _, ok := m.vocab[meta]; !ok || m.rawBytes {
+		return
+	}
+	for tok := range m.vocab {
+		if cutBefore(tok) < len(tok) {
+			return
+		}
+	}
+	m.metaSplit = true
+}
+
+// cutBefore returns the index of the first ▁ that follows another rune
+// than ▁, or len(s).
+func cutBefore(s string) int {
+	for i := 1; i < len(s); {
+		j := strings.Index(s[i:], meta)
+		if j < 0 {
+			break
+		}
+		if p := i + j; !strings.HasSuffix(s[:p], meta) {
+			return p
+		}
+		i += j + len(meta)
+	}
+	return len(s)
+}
+
 // encode appends the ids of one pre-tokenized word.
 func (m *bpe) encode(dst []int, word string, sc *scratch) []int {
 	if word == "" {
 		return dst
 	}
+	if m.metaSplit && len(word) > cacheMaxWord/4 {
+		for word != "" {
+			cut := cutBefore(word)
+			dst = m.encodeWord(dst, word[:cut], sc)
+			word = word[cut:]
+		}
+		return dst
+	}
+	return m.encodeWord(dst, word, sc)
+}
+
+// encodeWord appends the ids of a word that merges may span.
+func (m *bpe) encodeWord(dst []int, word string, sc *scratch) []int {
 	if len(word) == 1 && m.rawBytes && m.rawByte[word[0]] >= 0 {
 		return append(dst, int(m.rawByte[word[0]]))
 	}

@@ -78,6 +78,7 @@ func (t *Tokenizer) setupFastPaths(s *spec) {
 			t.model.enableRawBytes()
 		}
 	}
+	t.model.setMetaSplit()
 	t.decForm = t.tokens
 	if len(s.decForm) > 0 {
 		t.decForm = append([]string(nil), t.tokens...)

@@ -3,6 +3,7 @@ package tokenizer
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2"
@@ -60,6 +61,9 @@ func (m literalMatcher) each(s string, out spanSink) {
 	a.finish(len(s))
 }
 
+// regexTimeout bounds one regex search.
+const regexTimeout = 10 * time.Second
+
 // regexMatcher is the general fallback: a backtracking regex engine with
 // the Oniguruma/PCRE features tokenizer patterns use (\p{L}, lookahead,
 // inline flags).
@@ -70,6 +74,9 @@ func compileRegex(pattern string) (*regexMatcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: regex %q: %v", ErrFormat, pattern, err)
 	}
+	// A pathological pattern must not hang the process: a search that runs
+	// this long ends the matching, the rest of the text staying unsplit.
+	re.MatchTimeout = regexTimeout
 	return &regexMatcher{re: re}, nil
 }
 

@@ -1,0 +1,105 @@
+package tokenizer
+
+import (
+	"errors"
+	"math/rand"
+	"os"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/mlxrun/mlx/models/fixture"
+)
+
+// tinyJSON is a small valid tokenizer.json; the cases below break it.
+const tinyJSON = `{"version": "1.0", "added_tokens": [{"id": 5, "content": "<s>", "special": true}],
+ "normalizer": null, "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false},
+ "post_processor": null, "decoder": {"type": "ByteLevel"},
+ "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2, "Ġ": 3, "c": 4}, "merges": ["a b"]}}`
+
+func TestMalformedJSON(t *testing.T) {
+	if _, err := ParseJSON([]byte(tinyJSON), nil, "tiny.json"); err != nil {
+		t.Fatalf("the valid base does not load: %v", err)
+	}
+	for _, tc := range []struct {
+		old, new string
+		want     error
+		name     string // must appear in the message
+	}{
+		{`"type": "BPE"`, `"type": "WordPiece"`, ErrUnsupported, `"WordPiece"`},
+		{`{"type": "ByteLevel", "add_prefix_space": false}`, `{"type": "Martian"}`, ErrUnsupported, `"Martian"`},
+		{`"normalizer": null`, `"normalizer": {"type": "Precompiled", "precompiled_charsmap": "AAA"}`, ErrUnsupported, "Precompiled"},
+		{`"decoder": {"type": "ByteLevel"}`, `"decoder": {"type": "CTC"}`, ErrUnsupported, "CTC"},
+		{`"post_processor": null`, `"post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<x>"}}], "special_tokens": {}}`, ErrFormat, "<x>"},
+		{`["a b"]`, `["a q"]`, ErrFormat, `"q"`},
+		{`["a b"]`, `["a b c"]`, ErrFormat, "a b c"},
+		{`["a b"]`, `[["a"]]`, ErrFormat, "two tokens"},
+		{`"c": 4`, `"c": -4`, ErrFormat, `"c"`},
+		{`"c": 4`, `"c": 99999999999`, ErrFormat, `"c"`},
+		{`"c": 4`, `"c": "x"`, ErrFormat, `"c"`},
+		{`"id": 5`, `"id": -1`, ErrFormat, "<s>"},
+		{`{"type": "ByteLevel", "add_prefix_space": false}`, `{"type": "Split", "pattern": {"Regex": "(("}, "behavior": "Isolated", "invert": false}`, ErrFormat, "(("},
+		{`{"type": "ByteLevel", "add_prefix_space": false}`, `{"type": "Split", "pattern": {"Regex": "a"}, "behavior": "Sideways"}`, ErrFormat, "Sideways"},
+		{`"model": {`, `"model": 3, "x": {`, ErrFormat, "tiny.json"},
+		{`{"version"`, `[{"version"`, ErrFormat, "tiny.json"},
+	} {
+		doc := strings.Replace(tinyJSON, tc.old, tc.new, 1)
+		_, err := ParseJSON([]byte(doc), nil, "tiny.json")
+		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.name) {
+			t.Errorf("%s -> %s: got %v, want %v naming %s", tc.old, tc.new, err, tc.want, tc.name)
+		}
+	}
+}
+
+// TestTruncatedAndGarbage feeds prefixes of a real tokenizer.json and
+// random bytes: each must give an error, never a panic.
+func TestTruncatedAndGarbage(t *testing.T) {
+	data, err := os.ReadFile(fixture.Path(t, "tokenizers", "smollm2", "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(5))
+	for range 40 {
+		cut := rng.Intn(len(data))
+		if _, err := ParseJSON(data[:cut], nil, "cut.json"); err == nil {
+			t.Errorf("prefix of %d bytes loaded", cut)
+		}
+	}
+	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
+	for _, doc := range []string{"", "{", "null", "[]", `{"model": {}}`, `{"model": {"vocab": []}}`,
+		`{"model": {"vocab": {"a": 0}, "merges": 7}}`, `{"x": ` + deep + `}`, "\xff\xfe"} {
+		if _, err := ParseJSON([]byte(doc), nil, "bad.json"); err == nil {
+			t.Errorf("%.40q loaded", doc)
+		}
+	}
+	if _, err := ParseJSON([]byte(tinyJSON), []byte(`{"bos_token": 7}`), "tiny.json"); err == nil {
+		t.Error("a config with a numeric bos_token loaded")
+	}
+}
+
+// TestHostileInputs encodes invalid UTF-8 and decodes random ids, out of
+// range ones included: no panic, and the text that comes out is valid UTF-8.
+func TestHostileInputs(t *testing.T) {
+	tok := loadJSON(t, "qwen3")
+	rng := rand.New(rand.NewSource(9))
+	for range 300 {
+		b := make([]byte, rng.Intn(64))
+		rng.Read(b)
+		ids := tok.Encode(string(b), true)
+		if got := tok.Decode(ids, false); got != norm.NFC.String(lossy(string(b))) {
+			t.Fatalf("invalid UTF-8 %q round-tripped to %q", b, got)
+		}
+		ids = make([]int, rng.Intn(32))
+		for i := range ids {
+			ids[i] = rng.Intn(2*tok.VocabSize()) - tok.VocabSize()/2
+		}
+		streamed := strings.Join(streamAll(t, tok.NewStreamDecoder(), ids), "")
+		if want := tok.Decode(ids, true); streamed != want {
+			t.Fatalf("stream of %v gave %q, Decode %q", ids, streamed, want)
+		}
+	}
+	if tok.Token(-1) != "" || tok.Token(1<<30) != "" || tok.IsSpecial(-5) {
+		t.Error("out-of-range ids are not handled")
+	}
+}
