@@ -3,17 +3,45 @@
 #include "textflag.h"
 #include "asm_amd64.h"
 
+// DOTARGS loads func(a []T, b []float32) float32's slices into SI (a), CX
+// (length) and DI (b), and clears the accumulators Y0–Y3.
+#define DOTARGS \
+	MOVQ a_base+0(FP), SI \
+	MOVQ a_len+8(FP), CX \
+	MOVQ b_base+24(FP), DI \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y2, Y2, Y2 \
+	VXORPS Y3, Y3, Y3
+
+// DOTSUM adds the accumulators Y0–Y3 into X0.
+#define DOTSUM \
+	VADDPS Y1, Y0, Y0 \
+	VADDPS Y3, Y2, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	HSUM8(Y0, X0, X1) \
+	VZEROUPPER
+
+// AXPYARGS loads func(alpha float32, x []T, y []float32)'s arguments:
+// alpha in every lane of Y0, x in SI, its length in CX, y in DI.
+#define AXPYARGS \
+	VBROADCASTSS alpha+0(FP), Y0 \
+	MOVQ x_base+8(FP), SI \
+	MOVQ x_len+16(FP), CX \
+	MOVQ y_base+32(FP), DI
+
+// CONVARGS loads func(dst []T, src []U)'s arguments: dst in DI, src in SI,
+// the length in CX.
+#define CONVARGS \
+	MOVQ dst_base+0(FP), DI \
+	MOVQ src_base+24(FP), SI \
+	MOVQ src_len+32(FP), CX
+
 
 // func dotAVX2(a, b []float32) float32
 // len(a) is a multiple of 8; b is at least as long.
 TEXT ·dotAVX2(SB), NOSPLIT, $0-52
-	MOVQ a_base+0(FP), SI
-	MOVQ a_len+8(FP), CX
-	MOVQ b_base+24(FP), DI
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
+	DOTARGS
 
 dot32:
 	CMPQ CX, $32
@@ -42,23 +70,13 @@ dot8:
 	JMP  dot8
 
 dotdone:
-	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y2, Y0, Y0
-	HSUM8(Y0, X0, X1)
-	VZEROUPPER
+	DOTSUM
 	MOVSS X0, ret+48(FP)
 	RET
 
 // func dotF16AVX2(a []uint16, b []float32) float32
 TEXT ·dotF16AVX2(SB), NOSPLIT, $0-52
-	MOVQ a_base+0(FP), SI
-	MOVQ a_len+8(FP), CX
-	MOVQ b_base+24(FP), DI
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
+	DOTARGS
 
 h32:
 	CMPQ CX, $32
@@ -87,21 +105,13 @@ h8:
 	JMP  h8
 
 hdone:
-	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y2, Y0, Y0
-	HSUM8(Y0, X0, X1)
-	VZEROUPPER
+	DOTSUM
 	MOVSS X0, ret+48(FP)
 	RET
 
 // func dotBF16AVX2(a []uint16, b []float32) float32
 TEXT ·dotBF16AVX2(SB), NOSPLIT, $0-52
-	MOVQ a_base+0(FP), SI
-	MOVQ a_len+8(FP), CX
-	MOVQ b_base+24(FP), DI
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
+	DOTARGS
 
 b16:
 	CMPQ CX, $16
@@ -129,18 +139,13 @@ b8:
 	JMP  b8
 
 bdone:
-	VADDPS Y1, Y0, Y0
-	HSUM8(Y0, X0, X1)
-	VZEROUPPER
+	DOTSUM
 	MOVSS X0, ret+48(FP)
 	RET
 
 // func axpyAVX2(alpha float32, x, y []float32)
 TEXT ·axpyAVX2(SB), NOSPLIT, $0-56
-	VBROADCASTSS alpha+0(FP), Y0
-	MOVQ x_base+8(FP), SI
-	MOVQ x_len+16(FP), CX
-	MOVQ y_base+32(FP), DI
+	AXPYARGS
 
 a32:
 	CMPQ CX, $32
@@ -179,10 +184,7 @@ adone:
 
 // func axpyF16AVX2(alpha float32, x []uint16, y []float32)
 TEXT ·axpyF16AVX2(SB), NOSPLIT, $0-56
-	VBROADCASTSS alpha+0(FP), Y0
-	MOVQ x_base+8(FP), SI
-	MOVQ x_len+16(FP), CX
-	MOVQ y_base+32(FP), DI
+	AXPYARGS
 
 ah16:
 	CMPQ CX, $16
@@ -218,9 +220,7 @@ ahdone:
 
 // func f16ToF32AVX2(dst []float32, src []uint16)
 TEXT ·f16ToF32AVX2(SB), NOSPLIT, $0-48
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVQ src_len+32(FP), CX
+	CONVARGS
 
 c8:
 	CMPQ CX, $8
@@ -238,9 +238,7 @@ cdone:
 
 // func f32ToF16AVX2(dst []uint16, src []float32)
 TEXT ·f32ToF16AVX2(SB), NOSPLIT, $0-48
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVQ src_len+32(FP), CX
+	CONVARGS
 
 e8:
 	CMPQ CX, $8

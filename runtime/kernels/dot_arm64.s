@@ -1,6 +1,7 @@
 //go:build !noasm
 
 #include "textflag.h"
+#include "asm_arm64.h"
 
 // NEON kernels for the float vector primitives. Instructions the Go
 // assembler does not know are encoded with WORD; the comment shows each.
@@ -8,99 +9,60 @@
 
 // func dotNEON(a, b []float32) float32
 TEXT ·dotNEON(SB), NOSPLIT, $0-52
-	MOVD a_base+0(FP), R0
-	MOVD a_len+8(FP), R2
-	MOVD b_base+24(FP), R1
-	VEOR V16.B16, V16.B16, V16.B16
-	VEOR V17.B16, V17.B16, V17.B16
-	VEOR V18.B16, V18.B16, V18.B16
-	VEOR V19.B16, V19.B16, V19.B16
+	DOTARGS
 	CBZ  R2, dotdone
 
 dotloop:
 	VLD1.P 64(R0), [V0.S4, V1.S4, V2.S4, V3.S4]
 	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
-	VFMLA V4.S4, V0.S4, V16.S4
-	VFMLA V5.S4, V1.S4, V17.S4
-	VFMLA V6.S4, V2.S4, V18.S4
-	VFMLA V7.S4, V3.S4, V19.S4
+	FMA4
 	SUBS $16, R2, R2
 	BNE  dotloop
 
 dotdone:
-	WORD $0x4e31d610 // fadd v16.4s, v16.4s, v17.4s
-	WORD $0x4e33d652 // fadd v18.4s, v18.4s, v19.4s
-	WORD $0x4e32d610 // fadd v16.4s, v16.4s, v18.4s
-	WORD $0x6e30d610 // faddp v16.4s, v16.4s, v16.4s
-	WORD $0x7e30da10 // faddp s16, v16.2s
+	SUM4
 	FMOVS F16, ret+48(FP)
 	RET
 
 // func dotF16NEON(a []uint16, b []float32) float32
 TEXT ·dotF16NEON(SB), NOSPLIT, $0-52
-	MOVD a_base+0(FP), R0
-	MOVD a_len+8(FP), R2
-	MOVD b_base+24(FP), R1
-	VEOR V16.B16, V16.B16, V16.B16
-	VEOR V17.B16, V17.B16, V17.B16
-	VEOR V18.B16, V18.B16, V18.B16
-	VEOR V19.B16, V19.B16, V19.B16
+	DOTARGS
 	CBZ  R2, hdone
 
 hloop:
-	VLD1.P 32(R0), [V0.H8, V1.H8]
+	VLD1.P 32(R0), [V2.H8, V3.H8]
+	WORD $0x0e217840 // fcvtl v0.4s, v2.4h
+	WORD $0x4e217841 // fcvtl2 v1.4s, v2.8h
+	WORD $0x0e217862 // fcvtl v2.4s, v3.4h
+	WORD $0x4e217863 // fcvtl2 v3.4s, v3.8h
 	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
-	WORD $0x0e217802 // fcvtl v2.4s, v0.4h
-	WORD $0x4e217803 // fcvtl2 v3.4s, v0.8h
-	WORD $0x0e217834 // fcvtl v20.4s, v1.4h
-	WORD $0x4e217835 // fcvtl2 v21.4s, v1.8h
-	VFMLA V4.S4, V2.S4, V16.S4
-	VFMLA V5.S4, V3.S4, V17.S4
-	VFMLA V6.S4, V20.S4, V18.S4
-	VFMLA V7.S4, V21.S4, V19.S4
+	FMA4
 	SUBS $16, R2, R2
 	BNE  hloop
 
 hdone:
-	WORD $0x4e31d610 // fadd v16.4s, v16.4s, v17.4s
-	WORD $0x4e33d652 // fadd v18.4s, v18.4s, v19.4s
-	WORD $0x4e32d610 // fadd v16.4s, v16.4s, v18.4s
-	WORD $0x6e30d610 // faddp v16.4s, v16.4s, v16.4s
-	WORD $0x7e30da10 // faddp s16, v16.2s
+	SUM4
 	FMOVS F16, ret+48(FP)
 	RET
 
 // func dotBF16NEON(a []uint16, b []float32) float32
 TEXT ·dotBF16NEON(SB), NOSPLIT, $0-52
-	MOVD a_base+0(FP), R0
-	MOVD a_len+8(FP), R2
-	MOVD b_base+24(FP), R1
-	VEOR V16.B16, V16.B16, V16.B16
-	VEOR V17.B16, V17.B16, V17.B16
-	VEOR V18.B16, V18.B16, V18.B16
-	VEOR V19.B16, V19.B16, V19.B16
+	DOTARGS
 	CBZ  R2, bdone
 
 bloop:
-	VLD1.P 32(R0), [V0.H8, V1.H8]
+	VLD1.P 32(R0), [V4.H8, V5.H8]
+	WORD $0x2e613880 // shll v0.4s, v4.4h, #16
+	WORD $0x6e613881 // shll2 v1.4s, v4.8h, #16
+	WORD $0x2e6138a2 // shll v2.4s, v5.4h, #16
+	WORD $0x6e6138a3 // shll2 v3.4s, v5.8h, #16
 	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
-	WORD $0x2e613802 // shll v2.4s, v0.4h, #16
-	WORD $0x6e613803 // shll2 v3.4s, v0.8h, #16
-	WORD $0x2e613834 // shll v20.4s, v1.4h, #16
-	WORD $0x6e613835 // shll2 v21.4s, v1.8h, #16
-	VFMLA V4.S4, V2.S4, V16.S4
-	VFMLA V5.S4, V3.S4, V17.S4
-	VFMLA V6.S4, V20.S4, V18.S4
-	VFMLA V7.S4, V21.S4, V19.S4
+	FMA4
 	SUBS $16, R2, R2
 	BNE  bloop
 
 bdone:
-	WORD $0x4e31d610 // fadd v16.4s, v16.4s, v17.4s
-	WORD $0x4e33d652 // fadd v18.4s, v18.4s, v19.4s
-	WORD $0x4e32d610 // fadd v16.4s, v16.4s, v18.4s
-	WORD $0x6e30d610 // faddp v16.4s, v16.4s, v16.4s
-	WORD $0x7e30da10 // faddp s16, v16.2s
+	SUM4
 	FMOVS F16, ret+48(FP)
 	RET
 
@@ -115,12 +77,7 @@ TEXT ·axpyNEON(SB), NOSPLIT, $0-56
 
 aloop:
 	VLD1.P 64(R0), [V4.S4, V5.S4, V6.S4, V7.S4]
-	VLD1 (R1), [V16.S4, V17.S4, V18.S4, V19.S4]
-	VFMLA V0.S4, V4.S4, V16.S4
-	VFMLA V0.S4, V5.S4, V17.S4
-	VFMLA V0.S4, V6.S4, V18.S4
-	VFMLA V0.S4, V7.S4, V19.S4
-	VST1.P [V16.S4, V17.S4, V18.S4, V19.S4], 64(R1)
+	AXPY4
 	SUBS $16, R2, R2
 	BNE  aloop
 
@@ -138,16 +95,8 @@ TEXT ·axpyF16NEON(SB), NOSPLIT, $0-56
 
 ahloop:
 	VLD1.P 32(R0), [V2.H8, V3.H8]
-	VLD1 (R1), [V16.S4, V17.S4, V18.S4, V19.S4]
-	WORD $0x0e217844 // fcvtl v4.4s, v2.4h
-	WORD $0x4e217845 // fcvtl2 v5.4s, v2.8h
-	WORD $0x0e217866 // fcvtl v6.4s, v3.4h
-	WORD $0x4e217867 // fcvtl2 v7.4s, v3.8h
-	VFMLA V0.S4, V4.S4, V16.S4
-	VFMLA V0.S4, V5.S4, V17.S4
-	VFMLA V0.S4, V6.S4, V18.S4
-	VFMLA V0.S4, V7.S4, V19.S4
-	VST1.P [V16.S4, V17.S4, V18.S4, V19.S4], 64(R1)
+	HTOF4
+	AXPY4
 	SUBS $16, R2, R2
 	BNE  ahloop
 
@@ -163,10 +112,7 @@ TEXT ·f16ToF32NEON(SB), NOSPLIT, $0-48
 
 cloop:
 	VLD1.P 32(R0), [V2.H8, V3.H8]
-	WORD $0x0e217844 // fcvtl v4.4s, v2.4h
-	WORD $0x4e217845 // fcvtl2 v5.4s, v2.8h
-	WORD $0x0e217866 // fcvtl v6.4s, v3.4h
-	WORD $0x4e217867 // fcvtl2 v7.4s, v3.8h
+	HTOF4
 	VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R1)
 	SUBS $16, R2, R2
 	BNE  cloop

@@ -321,16 +321,79 @@ q51ret:
 	FMULS F27, F23, F23 \
 	FADDS F23, F29, F29
 
+// KCHUNK loads the nibbles of 64 weights (32 bytes from R11) into V2, V3
+// (low) and V4, V5 (high), and 64 activations (from R12) into V16–V19.
+#define KCHUNK \
+	VLD1.P 32(R11), [V0.B16, V1.B16] \
+	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16] \
+	VAND V28.B16, V0.B16, V2.B16 \
+	VAND V28.B16, V1.B16, V3.B16 \
+	VUSHR $4, V0.B16, V4.B16 \
+	VUSHR $4, V1.B16, V5.B16
+
+// KHIGH5 ORs the fifth bits into a KCHUNK (bit 0 of the qh bytes in V8, V9
+// for the low nibbles, bit 1 for the high ones; V13 = 0x01, V14 = 0x02),
+// then shifts V8, V9 right by 2 for the next chunk.
+#define KHIGH5 \
+	VAND V13.B16, V8.B16, V12.B16 \
+	VSHL $4, V12.B16, V12.B16 \
+	VORR V12.B16, V2.B16, V2.B16 \
+	VAND V13.B16, V9.B16, V12.B16 \
+	VSHL $4, V12.B16, V12.B16 \
+	VORR V12.B16, V3.B16, V3.B16 \
+	VAND V14.B16, V8.B16, V12.B16 \
+	VSHL $3, V12.B16, V12.B16 \
+	VORR V12.B16, V4.B16, V4.B16 \
+	VAND V14.B16, V9.B16, V12.B16 \
+	VSHL $3, V12.B16, V12.B16 \
+	VORR V12.B16, V5.B16, V5.B16 \
+	VUSHR $2, V8.B16, V8.B16 \
+	VUSHR $2, V9.B16, V9.B16
+
+// KSUM adds to V31 the chunk's two 32-element dot products times the
+// scales SA and SB.
+#define KSUM(SA, SB) \
+	DOTA \
+	DOTB \
+	VDUP SA, V12.S4 \
+	VDUP SB, V23.S4 \
+	WORD $0x4eac94df /* mla v31.4s, v6.4s, v12.4s */ \
+	WORD $0x4eb794ff // mla v31.4s, v7.4s, v23.4s
+
+// KSTART clears the sums and loads the constants of Q4_K/Q5_K.
+#define KSTART \
+	MOVD w+0(FP), R0 \
+	MOVD x+8(FP), R1 \
+	MOVD nb+16(FP), R2 \
+	VEOR V30.B16, V30.B16, V30.B16 \
+	VEOR V29.B16, V29.B16, V29.B16 \
+	VMOVI $15, V28.B16 \
+	VMOVI $1, V13.B16 \
+	VMOVI $2, V14.B16
+
+// KEND adds the super-block's integer sums times d to V30 and moves on to
+// the next block (BLOCK bytes on), looping to LOOP.
+#define KEND(BLOCK, LOOP) \
+	WORD $0x4e21dbff /* scvtf v31.4s, v31.4s */ \
+	WORD $0x4f9a13fe /* fmla v30.4s, v31.4s, v26.s[0] */ \
+	ADD $BLOCK, R0 \
+	ADD $292, R1 \
+	SUBS $1, R2 \
+	BNE LOOP
+
+// KRET returns the float sums minus the mins' total.
+#define KRET \
+	WORD $0x6e3ed7de /* faddp v30.4s, v30.4s, v30.4s */ \
+	WORD $0x7e30dbde /* faddp s30, v30.2s */ \
+	FSUBS F29, F30, F30 \
+	FMOVS F30, ret+24(FP) \
+	RET
+
 // Q4_K: per super-block, d and dmin (x.d times the weight's halves) in S26
 // and S27, the 8 scales as int32 in V24 (0–3) and V25 (4–7), integer sums
 // in V31, float sums in V30 and the mins' total in S29.
 TEXT Q4_KNAME(SB), NOSPLIT, $0-28
-	MOVD w+0(FP), R0
-	MOVD x+8(FP), R1
-	MOVD nb+16(FP), R2
-	VEOR V30.B16, V30.B16, V30.B16
-	VEOR V29.B16, V29.B16, V29.B16
-	VMOVI $15, V28.B16
+	KSTART
 	CBZ R2, q4kdone
 
 q4kloop:
@@ -338,71 +401,22 @@ q4kloop:
 	VEOR V31.B16, V31.B16, V31.B16
 	ADD $16, R0, R11
 	ADD $4, R1, R12
-	VLD1.P 32(R11), [V0.B16, V1.B16]
-	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
-	VAND V28.B16, V0.B16, V2.B16
-	VAND V28.B16, V1.B16, V3.B16
-	VUSHR $4, V0.B16, V4.B16
-	VUSHR $4, V1.B16, V5.B16
-	DOTA
-	DOTB
-	WORD $0x6f9800df // mla v31.4s, v6.4s, v24.s[0]
-	WORD $0x6fb800ff // mla v31.4s, v7.4s, v24.s[1]
-	VLD1.P 32(R11), [V0.B16, V1.B16]
-	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
-	VAND V28.B16, V0.B16, V2.B16
-	VAND V28.B16, V1.B16, V3.B16
-	VUSHR $4, V0.B16, V4.B16
-	VUSHR $4, V1.B16, V5.B16
-	DOTA
-	DOTB
-	WORD $0x6f9808df // mla v31.4s, v6.4s, v24.s[2]
-	WORD $0x6fb808ff // mla v31.4s, v7.4s, v24.s[3]
-	VLD1.P 32(R11), [V0.B16, V1.B16]
-	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
-	VAND V28.B16, V0.B16, V2.B16
-	VAND V28.B16, V1.B16, V3.B16
-	VUSHR $4, V0.B16, V4.B16
-	VUSHR $4, V1.B16, V5.B16
-	DOTA
-	DOTB
-	WORD $0x6f9900df // mla v31.4s, v6.4s, v25.s[0]
-	WORD $0x6fb900ff // mla v31.4s, v7.4s, v25.s[1]
-	VLD1.P 32(R11), [V0.B16, V1.B16]
-	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
-	VAND V28.B16, V0.B16, V2.B16
-	VAND V28.B16, V1.B16, V3.B16
-	VUSHR $4, V0.B16, V4.B16
-	VUSHR $4, V1.B16, V5.B16
-	DOTA
-	DOTB
-	WORD $0x6f9908df // mla v31.4s, v6.4s, v25.s[2]
-	WORD $0x6fb908ff // mla v31.4s, v7.4s, v25.s[3]
-	WORD $0x4e21dbff // scvtf v31.4s, v31.4s
-	WORD $0x4f9a13fe // fmla v30.4s, v31.4s, v26.s[0]
-	ADD $144, R0
-	ADD $292, R1
-	SUBS $1, R2
-	BNE q4kloop
+	KCHUNK
+	KSUM(V24.S[0], V24.S[1])
+	KCHUNK
+	KSUM(V24.S[2], V24.S[3])
+	KCHUNK
+	KSUM(V25.S[0], V25.S[1])
+	KCHUNK
+	KSUM(V25.S[2], V25.S[3])
+	KEND(144, q4kloop)
 
 q4kdone:
-	WORD $0x6e3ed7de // faddp v30.4s, v30.4s, v30.4s
-	WORD $0x7e30dbde // faddp s30, v30.2s
-	FSUBS F29, F30, F30
-	FMOVS F30, ret+24(FP)
-	RET
+	KRET
 
-// Q5_K: as Q4_K, with the fifth bits from qh (V8, V9) shifted into
-// place with the constants V13 = 0x01 and V14 = 0x02 bytes.
+// Q5_K: as Q4_K, with the fifth bits from qh (V8, V9).
 TEXT Q5_KNAME(SB), NOSPLIT, $0-28
-	MOVD w+0(FP), R0
-	MOVD x+8(FP), R1
-	MOVD nb+16(FP), R2
-	VEOR V30.B16, V30.B16, V30.B16
-	VEOR V29.B16, V29.B16, V29.B16
-	VMOVI $15, V28.B16
-	VMOVI $1, V13.B16
-	VMOVI $2, V14.B16
+	KSTART
 	CBZ R2, q5kdone
 
 q5kloop:
@@ -412,115 +426,53 @@ q5kloop:
 	ADD $4, R1, R12
 	ADD $16, R0, R13
 	VLD1 (R13), [V8.B16, V9.B16]
-	VLD1.P 32(R11), [V0.B16, V1.B16]
-	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
-	VAND V28.B16, V0.B16, V2.B16
-	VAND V28.B16, V1.B16, V3.B16
-	VUSHR $4, V0.B16, V4.B16
-	VUSHR $4, V1.B16, V5.B16
-	VORR V8.B16, V8.B16, V10.B16
-	VORR V9.B16, V9.B16, V11.B16
-	VAND V13.B16, V10.B16, V12.B16
-	VSHL $4, V12.B16, V12.B16
-	VORR V12.B16, V2.B16, V2.B16
-	VAND V13.B16, V11.B16, V12.B16
-	VSHL $4, V12.B16, V12.B16
-	VORR V12.B16, V3.B16, V3.B16
-	VAND V14.B16, V10.B16, V12.B16
-	VSHL $3, V12.B16, V12.B16
-	VORR V12.B16, V4.B16, V4.B16
-	VAND V14.B16, V11.B16, V12.B16
-	VSHL $3, V12.B16, V12.B16
-	VORR V12.B16, V5.B16, V5.B16
-	DOTA
-	DOTB
-	WORD $0x6f9800df // mla v31.4s, v6.4s, v24.s[0]
-	WORD $0x6fb800ff // mla v31.4s, v7.4s, v24.s[1]
-	VLD1.P 32(R11), [V0.B16, V1.B16]
-	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
-	VAND V28.B16, V0.B16, V2.B16
-	VAND V28.B16, V1.B16, V3.B16
-	VUSHR $4, V0.B16, V4.B16
-	VUSHR $4, V1.B16, V5.B16
-	VUSHR $2, V8.B16, V10.B16
-	VUSHR $2, V9.B16, V11.B16
-	VAND V13.B16, V10.B16, V12.B16
-	VSHL $4, V12.B16, V12.B16
-	VORR V12.B16, V2.B16, V2.B16
-	VAND V13.B16, V11.B16, V12.B16
-	VSHL $4, V12.B16, V12.B16
-	VORR V12.B16, V3.B16, V3.B16
-	VAND V14.B16, V10.B16, V12.B16
-	VSHL $3, V12.B16, V12.B16
-	VORR V12.B16, V4.B16, V4.B16
-	VAND V14.B16, V11.B16, V12.B16
-	VSHL $3, V12.B16, V12.B16
-	VORR V12.B16, V5.B16, V5.B16
-	DOTA
-	DOTB
-	WORD $0x6f9808df // mla v31.4s, v6.4s, v24.s[2]
-	WORD $0x6fb808ff // mla v31.4s, v7.4s, v24.s[3]
-	VLD1.P 32(R11), [V0.B16, V1.B16]
-	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
-	VAND V28.B16, V0.B16, V2.B16
-	VAND V28.B16, V1.B16, V3.B16
-	VUSHR $4, V0.B16, V4.B16
-	VUSHR $4, V1.B16, V5.B16
-	VUSHR $4, V8.B16, V10.B16
-	VUSHR $4, V9.B16, V11.B16
-	VAND V13.B16, V10.B16, V12.B16
-	VSHL $4, V12.B16, V12.B16
-	VORR V12.B16, V2.B16, V2.B16
-	VAND V13.B16, V11.B16, V12.B16
-	VSHL $4, V12.B16, V12.B16
-	VORR V12.B16, V3.B16, V3.B16
-	VAND V14.B16, V10.B16, V12.B16
-	VSHL $3, V12.B16, V12.B16
-	VORR V12.B16, V4.B16, V4.B16
-	VAND V14.B16, V11.B16, V12.B16
-	VSHL $3, V12.B16, V12.B16
-	VORR V12.B16, V5.B16, V5.B16
-	DOTA
-	DOTB
-	WORD $0x6f9900df // mla v31.4s, v6.4s, v25.s[0]
-	WORD $0x6fb900ff // mla v31.4s, v7.4s, v25.s[1]
-	VLD1.P 32(R11), [V0.B16, V1.B16]
-	VLD1.P 64(R12), [V16.B16, V17.B16, V18.B16, V19.B16]
-	VAND V28.B16, V0.B16, V2.B16
-	VAND V28.B16, V1.B16, V3.B16
-	VUSHR $4, V0.B16, V4.B16
-	VUSHR $4, V1.B16, V5.B16
-	VUSHR $6, V8.B16, V10.B16
-	VUSHR $6, V9.B16, V11.B16
-	VAND V13.B16, V10.B16, V12.B16
-	VSHL $4, V12.B16, V12.B16
-	VORR V12.B16, V2.B16, V2.B16
-	VAND V13.B16, V11.B16, V12.B16
-	VSHL $4, V12.B16, V12.B16
-	VORR V12.B16, V3.B16, V3.B16
-	VAND V14.B16, V10.B16, V12.B16
-	VSHL $3, V12.B16, V12.B16
-	VORR V12.B16, V4.B16, V4.B16
-	VAND V14.B16, V11.B16, V12.B16
-	VSHL $3, V12.B16, V12.B16
-	VORR V12.B16, V5.B16, V5.B16
-	DOTA
-	DOTB
-	WORD $0x6f9908df // mla v31.4s, v6.4s, v25.s[2]
-	WORD $0x6fb908ff // mla v31.4s, v7.4s, v25.s[3]
-	WORD $0x4e21dbff // scvtf v31.4s, v31.4s
-	WORD $0x4f9a13fe // fmla v30.4s, v31.4s, v26.s[0]
-	ADD $176, R0
-	ADD $292, R1
-	SUBS $1, R2
-	BNE q5kloop
+	KCHUNK
+	KHIGH5
+	KSUM(V24.S[0], V24.S[1])
+	KCHUNK
+	KHIGH5
+	KSUM(V24.S[2], V24.S[3])
+	KCHUNK
+	KHIGH5
+	KSUM(V25.S[0], V25.S[1])
+	KCHUNK
+	KHIGH5
+	KSUM(V25.S[2], V25.S[3])
+	KEND(176, q5kloop)
 
 q5kdone:
-	WORD $0x6e3ed7de // faddp v30.4s, v30.4s, v30.4s
-	WORD $0x7e30dbde // faddp s30, v30.2s
-	FSUBS F29, F30, F30
-	FMOVS F30, ret+24(FP)
-	RET
+	KRET
+
+// Q6G builds 32 values of 6 bits in V6, V7 from low nibbles (LOP applied to
+// LA, LB) and the high bits (HOP applied to qh in V4, V5, masked with
+// V29 = 0x30), then adds their dot products with the next 32 activations
+// times the scales SA and SB to V31.
+#define Q6G(LOP, LA, LB, HOP, SA, SB) \
+	LOP, LA.B16, V6.B16 \
+	LOP, LB.B16, V7.B16 \
+	HOP, V4.B16, V10.B16 \
+	HOP, V5.B16, V11.B16 \
+	VAND V29.B16, V10.B16, V10.B16 \
+	VAND V29.B16, V11.B16, V11.B16 \
+	VORR V10.B16, V6.B16, V6.B16 \
+	VORR V11.B16, V7.B16, V7.B16 \
+	VLD1.P 32(R12), [V16.B16, V17.B16] \
+	DOTP \
+	VDUP SA, V12.S4 \
+	VDUP SB, V13.S4 \
+	WORD $0x4eac951f /* mla v31.4s, v8.4s, v12.4s */ \
+	WORD $0x4ead953f // mla v31.4s, v9.4s, v13.4s
+
+// Q6HALF handles 128 weights: ql from R11 (64 bytes), qh at QH(R0), scales
+// from SLO and SHI (V24/V25 or V26/V27).
+#define Q6HALF(QH, SLO, SHI) \
+	VLD1.P 64(R11), [V0.B16, V1.B16, V2.B16, V3.B16] \
+	ADD $QH, R0, R13 \
+	VLD1 (R13), [V4.B16, V5.B16] \
+	Q6G(VAND V28.B16, V0, V1, VSHL $4, SLO.S[0], SLO.S[1]) \
+	Q6G(VAND V28.B16, V2, V3, VSHL $2, SLO.S[2], SLO.S[3]) \
+	Q6G(VUSHR $4, V0, V1, VAND V29.B16, SHI.S[0], SHI.S[1]) \
+	Q6G(VUSHR $4, V2, V3, VUSHR $2, SHI.S[2], SHI.S[3])
 
 // Q6_K: the 6-bit values are used unsigned (0–63) and 32·Σ scale·bsum is
 // subtracted at the end of each super-block. d in S14, scales as int32 in
@@ -538,7 +490,6 @@ q6kloop:
 	FMOVS (R1), F21
 	HALFS(208(R0), R6, F14)
 	FMULS F21, F14, F14
-
 	ADD $192, R0, R10
 	VLD1 (R10), [V22.B16]
 	WORD $0x4f08a6d7 // sxtl2 v23.8h, v22.16b
@@ -558,108 +509,8 @@ q6kloop:
 	VSUB V12.S4, V31.S4, V31.S4
 	MOVD R0, R11
 	ADD $4, R1, R12
-	VLD1.P 64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
-	ADD $128, R0, R13
-	VLD1 (R13), [V4.B16, V5.B16]
-	VAND V28.B16, V0.B16, V6.B16
-	VAND V28.B16, V1.B16, V7.B16
-	VSHL $4, V4.B16, V10.B16
-	VSHL $4, V5.B16, V11.B16
-	VAND V29.B16, V10.B16, V10.B16
-	VAND V29.B16, V11.B16, V11.B16
-	VORR V10.B16, V6.B16, V6.B16
-	VORR V11.B16, V7.B16, V7.B16
-	VLD1.P 32(R12), [V16.B16, V17.B16]
-	DOTP
-	WORD $0x6f98011f // mla v31.4s, v8.4s, v24.s[0]
-	WORD $0x6fb8013f // mla v31.4s, v9.4s, v24.s[1]
-	VAND V28.B16, V2.B16, V6.B16
-	VAND V28.B16, V3.B16, V7.B16
-	VSHL $2, V4.B16, V10.B16
-	VSHL $2, V5.B16, V11.B16
-	VAND V29.B16, V10.B16, V10.B16
-	VAND V29.B16, V11.B16, V11.B16
-	VORR V10.B16, V6.B16, V6.B16
-	VORR V11.B16, V7.B16, V7.B16
-	VLD1.P 32(R12), [V16.B16, V17.B16]
-	DOTP
-	WORD $0x6f98091f // mla v31.4s, v8.4s, v24.s[2]
-	WORD $0x6fb8093f // mla v31.4s, v9.4s, v24.s[3]
-	VUSHR $4, V0.B16, V6.B16
-	VUSHR $4, V1.B16, V7.B16
-	VORR V4.B16, V4.B16, V10.B16
-	VORR V5.B16, V5.B16, V11.B16
-	VAND V29.B16, V10.B16, V10.B16
-	VAND V29.B16, V11.B16, V11.B16
-	VORR V10.B16, V6.B16, V6.B16
-	VORR V11.B16, V7.B16, V7.B16
-	VLD1.P 32(R12), [V16.B16, V17.B16]
-	DOTP
-	WORD $0x6f99011f // mla v31.4s, v8.4s, v25.s[0]
-	WORD $0x6fb9013f // mla v31.4s, v9.4s, v25.s[1]
-	VUSHR $4, V2.B16, V6.B16
-	VUSHR $4, V3.B16, V7.B16
-	VUSHR $2, V4.B16, V10.B16
-	VUSHR $2, V5.B16, V11.B16
-	VAND V29.B16, V10.B16, V10.B16
-	VAND V29.B16, V11.B16, V11.B16
-	VORR V10.B16, V6.B16, V6.B16
-	VORR V11.B16, V7.B16, V7.B16
-	VLD1.P 32(R12), [V16.B16, V17.B16]
-	DOTP
-	WORD $0x6f99091f // mla v31.4s, v8.4s, v25.s[2]
-	WORD $0x6fb9093f // mla v31.4s, v9.4s, v25.s[3]
-	VLD1.P 64(R11), [V0.B16, V1.B16, V2.B16, V3.B16]
-	ADD $160, R0, R13
-	VLD1 (R13), [V4.B16, V5.B16]
-	VAND V28.B16, V0.B16, V6.B16
-	VAND V28.B16, V1.B16, V7.B16
-	VSHL $4, V4.B16, V10.B16
-	VSHL $4, V5.B16, V11.B16
-	VAND V29.B16, V10.B16, V10.B16
-	VAND V29.B16, V11.B16, V11.B16
-	VORR V10.B16, V6.B16, V6.B16
-	VORR V11.B16, V7.B16, V7.B16
-	VLD1.P 32(R12), [V16.B16, V17.B16]
-	DOTP
-	WORD $0x6f9a011f // mla v31.4s, v8.4s, v26.s[0]
-	WORD $0x6fba013f // mla v31.4s, v9.4s, v26.s[1]
-	VAND V28.B16, V2.B16, V6.B16
-	VAND V28.B16, V3.B16, V7.B16
-	VSHL $2, V4.B16, V10.B16
-	VSHL $2, V5.B16, V11.B16
-	VAND V29.B16, V10.B16, V10.B16
-	VAND V29.B16, V11.B16, V11.B16
-	VORR V10.B16, V6.B16, V6.B16
-	VORR V11.B16, V7.B16, V7.B16
-	VLD1.P 32(R12), [V16.B16, V17.B16]
-	DOTP
-	WORD $0x6f9a091f // mla v31.4s, v8.4s, v26.s[2]
-	WORD $0x6fba093f // mla v31.4s, v9.4s, v26.s[3]
-	VUSHR $4, V0.B16, V6.B16
-	VUSHR $4, V1.B16, V7.B16
-	VORR V4.B16, V4.B16, V10.B16
-	VORR V5.B16, V5.B16, V11.B16
-	VAND V29.B16, V10.B16, V10.B16
-	VAND V29.B16, V11.B16, V11.B16
-	VORR V10.B16, V6.B16, V6.B16
-	VORR V11.B16, V7.B16, V7.B16
-	VLD1.P 32(R12), [V16.B16, V17.B16]
-	DOTP
-	WORD $0x6f9b011f // mla v31.4s, v8.4s, v27.s[0]
-	WORD $0x6fbb013f // mla v31.4s, v9.4s, v27.s[1]
-	VUSHR $4, V2.B16, V6.B16
-	VUSHR $4, V3.B16, V7.B16
-	VUSHR $2, V4.B16, V10.B16
-	VUSHR $2, V5.B16, V11.B16
-	VAND V29.B16, V10.B16, V10.B16
-	VAND V29.B16, V11.B16, V11.B16
-	VORR V10.B16, V6.B16, V6.B16
-	VORR V11.B16, V7.B16, V7.B16
-	VLD1.P 32(R12), [V16.B16, V17.B16]
-	DOTP
-	WORD $0x6f9b091f // mla v31.4s, v8.4s, v27.s[2]
-	WORD $0x6fbb093f // mla v31.4s, v9.4s, v27.s[3]
+	Q6HALF(128, V24, V25)
+	Q6HALF(160, V26, V27)
 	WORD $0x4e21dbff // scvtf v31.4s, v31.4s
 	WORD $0x4f8e13fe // fmla v30.4s, v31.4s, v14.s[0]
 	ADD $210, R0
@@ -675,6 +526,14 @@ q6kdone:
 
 #undef HALFS
 #undef KSCALES
+#undef KCHUNK
+#undef KHIGH5
+#undef KSUM
+#undef KSTART
+#undef KEND
+#undef KRET
+#undef Q6G
+#undef Q6HALF
 #undef ROW8
 #undef ROWS4
 #undef PROLOGUE4

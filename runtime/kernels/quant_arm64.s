@@ -1,6 +1,7 @@
 //go:build !noasm
 
 #include "textflag.h"
+#include "asm_arm64.h"
 
 // func quantQ8_0NEON(dst *byte, src *float32, nb int)
 // ggml's Q8_0 activation quantization: d = amax/127 stored as fp16, values
@@ -92,10 +93,7 @@ TEXT ·affineGroups4NEON(SB), NOSPLIT, $0-40
 	CBZ  R2, adone
 
 agroup:
-	VEOR V16.B16, V16.B16, V16.B16
-	VEOR V17.B16, V17.B16, V17.B16
-	VEOR V18.B16, V18.B16, V18.B16
-	VEOR V19.B16, V19.B16, V19.B16
+	ZERO4
 	MOVD R3, R4
 
 a16:
@@ -122,11 +120,7 @@ a16:
 	SUBS $1, R4
 	BNE  a16
 
-	WORD $0x4e31d610 // fadd v16.4s, v16.4s, v17.4s
-	WORD $0x4e33d652 // fadd v18.4s, v18.4s, v19.4s
-	WORD $0x4e32d610 // fadd v16.4s, v16.4s, v18.4s
-	WORD $0x6e30d610 // faddp v16.4s, v16.4s, v16.4s
-	WORD $0x7e30da10 // faddp s16, v16.2s
+	SUM4
 	FMOVS.P F16, 4(R5)
 	SUBS $1, R2
 	BNE  agroup
