@@ -46,6 +46,7 @@ type Info struct {
 	Path        string
 	Format      string // "gguf", "safetensors" or "mlx"
 	Arch        string
+	WeightType  string // storage of most weights: "Q8_0", "F16", "MLX4", ...
 	Params      int64
 	WeightBytes int64 // weights in use, mostly mapped from the file
 	KVBytes     int64 // the KV cache
@@ -101,11 +102,12 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 		return nil, err
 	}
 	e.pool = kernels.NewPool(opt.Threads)
-	if e.state, err = m.NewState(e.pool, min(opt.Batch, opt.Ctx), maxOut, opt.Ctx); err != nil {
+	rows := min(opt.Batch, opt.Ctx)
+	if e.state, err = m.NewState(e.pool, rows, min(maxOut, rows), opt.Ctx); err != nil {
 		e.pool.Close()
 		return nil, err
 	}
-	e.info = Info{Path: ref, Format: o.format, Arch: cfg.Arch, Params: m.Params(), WeightBytes: m.WeightBytes(),
+	e.info = Info{Path: ref, Format: o.format, Arch: cfg.Arch, WeightType: m.WeightType(), Params: m.Params(), WeightBytes: m.WeightBytes(),
 		KVBytes: e.cache.Bytes(), StateBytes: e.state.Bytes(), Context: opt.Ctx, KVType: opt.KVType, Threads: opt.Threads}
 	return e, nil
 }

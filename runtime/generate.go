@@ -145,30 +145,38 @@ func (e *Engine) runGenerate(j *job) (Result, error) {
 	return res, nil
 }
 
-// prefill computes the prompt in chunks, after the longest prefix already in
-// the cache, and returns the logits of its last token and how many tokens
-// were reused. It checks for cancellation between chunks.
+// prefill computes the prompt after the longest prefix already in the
+// cache, and returns the logits of its last token and how many tokens were
+// reused.
 func (e *Engine) prefill(j *job, prompt []int32) ([]float32, int, error) {
 	cached := commonPrefix(e.cached, prompt)
 	if cached == len(prompt) {
 		cached-- // the last token is computed again for its logits
 	}
 	e.cached = e.cached[:cached]
+	logits, err := e.computeChunks(j, prompt, cached)
+	return logits, cached, err
+}
+
+// computeChunks computes tokens[from:] at their positions, in chunks of
+// the state's batch size, checking for cancellation between chunks, and
+// returns the logits of the last token. tokens[:from] must be in the cache.
+func (e *Engine) computeChunks(j *job, tokens []int32, from int) ([]float32, error) {
 	var logits []float32
 	chunk := e.state.MaxRows()
-	for pos := cached; pos < len(prompt); pos += chunk {
+	defer func() { e.out1[0] = 0 }()
+	for pos := from; pos < len(tokens); pos += chunk {
 		if err := e.stopCause(j); err != nil {
-			return nil, cached, err
+			return nil, err
 		}
-		toks := prompt[pos:min(pos+chunk, len(prompt))]
+		toks := tokens[pos:min(pos+chunk, len(tokens))]
 		e.out1[0] = len(toks) - 1
 		var err error
 		if logits, err = e.forward(toks, pos, e.out1[:]); err != nil {
-			return nil, cached, err
+			return nil, err
 		}
 	}
-	e.out1[0] = 0
-	return logits, cached, nil
+	return logits, nil
 }
 
 func commonPrefix(a, b []int32) int {

@@ -6,14 +6,15 @@ import (
 	"time"
 )
 
-// job is one queued request: a generation, or a scoring pass when score is
-// set. The scheduler fills events and, at the end, result and err; the
-// caller's goroutine drains the events.
+// job is one queued request: a generation, or, when exec is set, work that
+// needs the model to itself (scoring, benchmarks), which exec does on the
+// scheduler goroutine. The scheduler fills events and, at the end, result
+// and err; the caller's goroutine drains the events.
 type job struct {
 	ctx      context.Context
 	cancel   context.CancelCauseFunc
 	req      *Request
-	score    *scoreJob
+	exec     func(j *job) error
 	called   time.Time
 	enqueued time.Time
 
@@ -83,4 +84,16 @@ func (e *Engine) enqueue(j *job) error {
 	case <-t.C:
 		return busyError(e.opt.Queue, e.opt.QueueTimeout)
 	}
+}
+
+// runExclusive queues fn to run on the scheduler goroutine and waits for it.
+func (e *Engine) runExclusive(ctx context.Context, fn func(j *job) error) error {
+	j := newJob(ctx)
+	defer j.cancel(nil)
+	j.exec = fn
+	if err := e.enqueue(j); err != nil {
+		return err
+	}
+	<-j.done
+	return j.err
 }

@@ -50,7 +50,6 @@ func (o Options) withDefaults(modelCtx, cores int) Options {
 	if o.Batch <= 0 {
 		o.Batch = DefaultBatch
 	}
-	o.Batch = max(o.Batch, maxOut)
 	if o.Queue <= 0 {
 		o.Queue = DefaultQueue
 	}

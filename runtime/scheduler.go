@@ -39,8 +39,8 @@ func (e *Engine) run(j *job) {
 		j.finish(Result{Finish: FinishCancelled, StopToken: -1, Timings: Timings{Queue: queued}}, err)
 		return
 	}
-	if j.score != nil {
-		j.finish(Result{StopToken: -1}, e.runScore(j))
+	if j.exec != nil {
+		j.finish(Result{StopToken: -1}, j.exec(j))
 		return
 	}
 	res, err := e.runGenerate(j)

@@ -5,13 +5,6 @@ import (
 	"fmt"
 )
 
-// scoreJob is a teacher-forced pass over a token sequence.
-type scoreJob struct {
-	tokens []int32
-	from   int
-	fn     func(i int, logits []float32) error
-}
-
 // Score runs tokens through the model from an empty cache, as one prompt,
 // and calls fn(i, logits) for every i ≥ from with the raw logits that
 // follow tokens[:i+1], in order. logits is valid only during the call. It
@@ -24,46 +17,38 @@ func (e *Engine) Score(ctx context.Context, tokens []int32, from int, fn func(i 
 	if from < 0 || from >= len(tokens) {
 		return fmt.Errorf("%w: first scored position %d outside %d tokens", ErrInvalidRequest, from, len(tokens))
 	}
-	j := newJob(ctx)
-	defer j.cancel(nil)
-	j.score = &scoreJob{tokens: tokens, from: from, fn: fn}
-	if err := e.enqueue(j); err != nil {
-		return err
-	}
-	<-j.done
-	return j.err
+	return e.runExclusive(ctx, func(j *job) error { return e.score(j, tokens, from, fn) })
 }
 
-// runScore is the scheduler's side of Score: chunks of up to a batch of
-// rows, each with at most maxOut rows of logits.
-func (e *Engine) runScore(j *job) error {
-	s := j.score
+// score is the scheduler's side of Score: chunks of up to a batch of rows,
+// each with at most the state's MaxOut rows of logits.
+func (e *Engine) score(j *job, tokens []int32, from int, fn func(i int, logits []float32) error) error {
 	vocab := e.cfg.VocabSize
 	var out []int
-	for pos := 0; pos < len(s.tokens); {
+	for pos := 0; pos < len(tokens); {
 		if err := e.stopCause(j); err != nil {
 			return err
 		}
-		n := min(e.state.MaxRows(), len(s.tokens)-pos)
-		if pos+n > s.from {
-			n = min(n, max(s.from-pos, 0)+maxOut)
+		n := min(e.state.MaxRows(), len(tokens)-pos)
+		if pos+n > from {
+			n = min(n, max(from-pos, 0)+e.state.MaxOut())
 		}
 		out = out[:0]
-		for i := max(s.from-pos, 0); i < n; i++ {
+		for i := max(from-pos, 0); i < n; i++ {
 			out = append(out, i)
 		}
 		if len(out) == 0 {
 			out = append(out, n-1)
 		}
-		logits, err := e.forward(s.tokens[pos:pos+n], pos, out)
+		logits, err := e.forward(tokens[pos:pos+n], pos, out)
 		if err != nil {
 			return err
 		}
 		for k, r := range out {
-			if pos+r < s.from {
+			if pos+r < from {
 				continue
 			}
-			if err := s.fn(pos+r, logits[k*vocab:(k+1)*vocab]); err != nil {
+			if err := fn(pos+r, logits[k*vocab:(k+1)*vocab]); err != nil {
 				return err
 			}
 		}

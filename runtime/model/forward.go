@@ -32,43 +32,108 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 
 // layer runs transformer block li on the n rows of s.x.
 func (s *State) layer(li int, b *Batch, n int) {
-	l, c := &s.m.Layers[li], s.m.Config
-	hid, hd, eps := c.HiddenSize, c.HeadDim, c.RMSNormEps
-	qd, kvd, half := c.Heads*hd, c.KVHeads*hd, c.RopeDim/2
-	for i := range n {
-		kernels.RMSNorm(s.xn[i*hid:(i+1)*hid], s.x[i*hid:(i+1)*hid], l.AttnNorm, eps)
-	}
+	l := &s.m.Layers[li]
+	s.rows(stepAttnNorm, li, b, n)
 	s.pool.MatMul(l.Q, s.xn, n, s.q)
 	s.pool.MatMul(l.K, s.xn, n, s.k)
 	s.pool.MatMul(l.V, s.xn, n, s.v)
-	for i := range n {
-		q, k, v := s.q[i*qd:(i+1)*qd], s.k[i*kvd:(i+1)*kvd], s.v[i*kvd:(i+1)*kvd]
-		if l.QBias != nil {
-			kernels.Add(q, l.QBias)
-			kernels.Add(k, l.KBias)
-			kernels.Add(v, l.VBias)
-		}
-		if l.QNorm != nil {
-			headNorm(q, l.QNorm, eps)
-			headNorm(k, l.KNorm, eps)
-		}
-		cos, sin := s.cos[i*half:(i+1)*half], s.sin[i*half:(i+1)*half]
-		rope(s.m.Rope, q, hd, cos, sin)
-		rope(s.m.Rope, k, hd, cos, sin)
-		b.Cache[i].Store(li, b.Pos[i], k, v)
-	}
+	s.rows(stepQKV, li, b, n)
 	s.attn.run(b, li, n)
 	s.pool.MatMul(l.O, s.att, n, s.xn)
-	kernels.Add(s.x[:n*hid], s.xn[:n*hid])
-	for i := range n {
-		kernels.RMSNorm(s.xn[i*hid:(i+1)*hid], s.x[i*hid:(i+1)*hid], l.FFNNorm, eps)
-	}
-	ff := c.FFNSize
+	s.rows(stepFFNNorm, li, b, n)
 	s.pool.MatMul(l.Gate, s.xn, n, s.gate)
 	s.pool.MatMul(l.Up, s.xn, n, s.up)
-	kernels.SiLUMul(s.gate[:n*ff], s.up[:n*ff])
+	s.rows(stepSiLU, li, b, n)
 	s.pool.MatMul(l.Down, s.gate, n, s.xn)
-	kernels.Add(s.x[:n*hid], s.xn[:n*hid])
+	s.rows(stepResidual, li, b, n)
+}
+
+// rowStep is a part of a layer done row by row, between the matmuls.
+type rowStep uint8
+
+const (
+	stepAttnNorm rowStep = iota // xn = RMSNorm(x)
+	stepQKV                     // q, k, v biases and norms, RoPE, k and v into the cache
+	stepFFNNorm                 // x += attention output (in xn); xn = RMSNorm(x)
+	stepSiLU                    // gate = silu(gate) * up
+	stepResidual                // x += MLP output (in xn)
+)
+
+// parallelRows is the batch size from which row steps are split over the pool.
+const parallelRows = 4
+
+// rowJob is the row step under way, read by the pool's workers.
+type rowJob struct {
+	step  rowStep
+	layer int
+	b     *Batch
+	n     int
+	chunk int
+}
+
+// rows runs a row step on n rows, across the pool for larger batches.
+func (s *State) rows(step rowStep, li int, b *Batch, n int) {
+	if n < parallelRows {
+		for i := range n {
+			s.row(step, li, b, i)
+		}
+		return
+	}
+	chunk := max(1, n/(4*s.pool.Threads()))
+	s.rj = rowJob{step: step, layer: li, b: b, n: n, chunk: chunk}
+	s.pool.Parallel((n+chunk-1)/chunk, s.rowFn)
+	s.rj.b = nil
+}
+
+// rowTask runs the row step under way on one chunk of rows.
+func (s *State) rowTask(t int) {
+	j := &s.rj
+	for i := t * j.chunk; i < min((t+1)*j.chunk, j.n); i++ {
+		s.row(j.step, j.layer, j.b, i)
+	}
+}
+
+// row runs one row step on row i.
+func (s *State) row(step rowStep, li int, b *Batch, i int) {
+	l, c := &s.m.Layers[li], s.m.Config
+	hid, eps := c.HiddenSize, c.RMSNormEps
+	x, xn := s.x[i*hid:(i+1)*hid], s.xn[i*hid:(i+1)*hid]
+	switch step {
+	case stepAttnNorm:
+		kernels.RMSNorm(xn, x, l.AttnNorm, eps)
+	case stepQKV:
+		s.qkv(l, li, b, i)
+	case stepFFNNorm:
+		kernels.Add(x, xn)
+		kernels.RMSNorm(xn, x, l.FFNNorm, eps)
+	case stepSiLU:
+		ff := c.FFNSize
+		kernels.SiLUMul(s.gate[i*ff:(i+1)*ff], s.up[i*ff:(i+1)*ff])
+	case stepResidual:
+		kernels.Add(x, xn)
+	}
+}
+
+// qkv finishes the projections of row i: biases, per-head norms, RoPE,
+// then stores its key and value in the row's cache.
+func (s *State) qkv(l *Layer, li int, b *Batch, i int) {
+	c := s.m.Config
+	hd, eps := c.HeadDim, c.RMSNormEps
+	qd, kvd, half := c.Heads*hd, c.KVHeads*hd, c.RopeDim/2
+	q, k, v := s.q[i*qd:(i+1)*qd], s.k[i*kvd:(i+1)*kvd], s.v[i*kvd:(i+1)*kvd]
+	if l.QBias != nil {
+		kernels.Add(q, l.QBias)
+		kernels.Add(k, l.KBias)
+		kernels.Add(v, l.VBias)
+	}
+	if l.QNorm != nil {
+		headNorm(q, l.QNorm, eps)
+		headNorm(k, l.KNorm, eps)
+	}
+	cos, sin := s.cos[i*half:(i+1)*half], s.sin[i*half:(i+1)*half]
+	rope(s.m.Rope, q, hd, cos, sin)
+	rope(s.m.Rope, k, hd, cos, sin)
+	b.Cache[i].Store(li, b.Pos[i], k, v)
 }
 
 // headNorm applies RMSNorm with weight w to every head of x (heads of len(w)).

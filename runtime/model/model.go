@@ -169,3 +169,23 @@ func (b *binder) layer(cfg *config.Model, arch Arch, n *Names, i int) Layer {
 	}
 	return l
 }
+
+// WeightType names the storage type that holds most of the layers' weight
+// bytes: "Q4_K", "F16", ..., or "MLX4"/"MLX8" for MLX affine weights.
+func (m *Model) WeightType() string {
+	bytes := map[string]int{}
+	best := ""
+	for _, l := range m.Layers {
+		for _, w := range []*kernels.Matrix{l.Q, l.K, l.V, l.O, l.Gate, l.Up, l.Down} {
+			name := w.Type.String()
+			if w.Type == kernels.MLXAffine {
+				name = fmt.Sprintf("MLX%d", w.Bits)
+			}
+			bytes[name] += len(w.Data)
+			if best == "" || bytes[name] > bytes[best] {
+				best = name
+			}
+		}
+	}
+	return best
+}

@@ -34,7 +34,9 @@ type State struct {
 	hout                          []float32 // normalized rows for the output layer
 	logits                        []float32
 
-	attn attnJob
+	attn  attnJob
+	rj    rowJob
+	rowFn func(int) // s.rowTask, bound once
 }
 
 // NewState allocates scratch for batches of maxRows rows, maxOut of them with
@@ -55,6 +57,7 @@ func (m *Model) NewState(pool *kernels.Pool, maxRows, maxOut, ctx int) (*State, 
 	s.hout = make([]float32, maxOut*hid)
 	s.logits = make([]float32, maxOut*c.VocabSize)
 	s.attn.init(s, pool.Threads())
+	s.rowFn = s.rowTask
 	return s, nil
 }
 

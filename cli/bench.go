@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/runtime/kernels"
+	"github.com/mlxrun/mlx/runtime/kvcache"
+)
+
+func init() { register(newBenchCmd) }
+
+// benchOptions are the flags of mlx bench.
+type benchOptions struct {
+	prompt, gen, threads, reps, batch int
+	kvType                            string
+	json                              bool
+}
+
+// benchRow is one test's result, with the keys of llama-bench -o json.
+type benchRow struct {
+	Model     string    `json:"model_filename"`
+	Type      string    `json:"model_type"`
+	Size      int64     `json:"model_size"`
+	Params    int64     `json:"model_n_params"`
+	Backend   string    `json:"backends"`
+	Threads   int       `json:"n_threads"`
+	Prompt    int       `json:"n_prompt"`
+	Gen       int       `json:"n_gen"`
+	AvgNs     int64     `json:"avg_ns"`
+	StddevNs  int64     `json:"stddev_ns"`
+	AvgTs     float64   `json:"avg_ts"`
+	StddevTs  float64   `json:"stddev_ts"`
+	SamplesTs []float64 `json:"samples_ts"`
+}
+
+func newBenchCmd() *cobra.Command {
+	var o benchOptions
+	cmd := &cobra.Command{
+		Use:   "bench MODEL",
+		Short: "Measure prompt processing and generation speed",
+		Long: `Measure how fast MODEL (a .gguf file or a model directory) computes a
+prompt of -p tokens from an empty cache (ppP) and generates -n tokens one
+at a time (tgN), as llama-bench does: random token ids, one warm-up run,
+then -r timed repetitions, reported as mean ± standard deviation of tokens
+per second. Load time and peak memory follow the table.`,
+		Example: `  mlx bench model.gguf
+  mlx bench -p 512 -n 128 -t 4 -r 5 --json ./Qwen3-0.6B`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			applyNoASM()
+			return runBench(cmd.Context(), cmd.OutOrStdout(), args[0], o)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&o.prompt, "n-prompt", "p", 512, "prompt tokens of the prefill test (0 skips it)")
+	f.IntVarP(&o.gen, "n-gen", "n", 128, "tokens of the generation test (0 skips it)")
+	f.IntVarP(&o.threads, "threads", "t", kernels.PhysicalCores(), "compute threads")
+	f.IntVarP(&o.reps, "repetitions", "r", 5, "timed repetitions of each test")
+	f.IntVarP(&o.batch, "batch", "b", runtime.DefaultBatch, "most prompt tokens per forward pass")
+	f.StringVar(&o.kvType, "kv-type", "f16", "KV cache type: f16 or f32")
+	f.BoolVar(&o.json, "json", false, "print a JSON list of results, like llama-bench -o json")
+	return cmd
+}
+
+// applyNoASM turns the assembly kernels off when MLX_NOASM=1.
+func applyNoASM() {
+	if os.Getenv("MLX_NOASM") == "1" {
+		kernels.SetReference(true)
+	}
+}
+
+func runBench(ctx context.Context, w io.Writer, ref string, o benchOptions) error {
+	if o.prompt < 0 || o.gen < 0 || o.prompt+o.gen == 0 || o.reps < 1 {
+		return fmt.Errorf("bench: -p and -n must not be negative nor both 0, and -r must be at least 1")
+	}
+	kv, err := kvcache.ParseType(o.kvType)
+	if err != nil {
+		return err
+	}
+	e, err := runtime.Load(ctx, ref, runtime.Options{Threads: o.threads, Ctx: max(o.prompt, o.gen, 1), KVType: kv, Batch: o.batch})
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	info := e.Info()
+	rng := rand.New(rand.NewPCG(1, 2))
+	randTokens := func(n int) []int32 {
+		ids := make([]int32, n)
+		for i := range ids {
+			ids[i] = int32(rng.IntN(e.Config().VocabSize))
+		}
+		return ids
+	}
+	var rows []benchRow
+	for _, test := range []struct{ prompt, gen int }{{o.prompt, 0}, {0, o.gen}} {
+		if test.prompt+test.gen == 0 {
+			continue
+		}
+		var samples []time.Duration
+		for rep := -1; rep < o.reps; rep++ { // rep -1 is the warm-up
+			pre, dec, err := e.Benchmark(ctx, randTokens(test.prompt), randTokens(test.gen))
+			if err != nil {
+				return err
+			}
+			if rep >= 0 {
+				samples = append(samples, pre+dec)
+			}
+		}
+		rows = append(rows, benchResult(ref, info, o.threads, test.prompt, test.gen, samples))
+	}
+	if o.json {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	}
+	return writeBenchTable(w, info, rows)
+}
+
+// benchResult summarises the timings of one test.
+func benchResult(ref string, info runtime.Info, threads, prompt, gen int, samples []time.Duration) benchRow {
+	n := float64(prompt + gen)
+	ts := make([]float64, len(samples))
+	ns := make([]float64, len(samples))
+	for i, d := range samples {
+		ts[i], ns[i] = n/d.Seconds(), float64(d.Nanoseconds())
+	}
+	avgNs, sdNs := meanStddev(ns)
+	avgTs, sdTs := meanStddev(ts)
+	return benchRow{Model: ref, Type: modelLabel(info), Size: info.WeightBytes, Params: info.Params, Backend: "CPU",
+		Threads: threads, Prompt: prompt, Gen: gen, AvgNs: int64(avgNs), StddevNs: int64(sdNs),
+		AvgTs: avgTs, StddevTs: sdTs, SamplesTs: ts}
+}
+
+// meanStddev returns the mean and the sample standard deviation.
+func meanStddev(x []float64) (float64, float64) {
+	var sum float64
+	for _, v := range x {
+		sum += v
+	}
+	mean := sum / float64(len(x))
+	if len(x) < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(x)-1))
+}
+
+// modelLabel names a model as llama-bench does: "llama 135M Q8_0".
+func modelLabel(info runtime.Info) string {
+	return fmt.Sprintf("%s %s %s", info.Arch, paramsLabel(info.Params), info.WeightType)
+}
+
+func paramsLabel(n int64) string {
+	switch {
+	case n >= 1e9:
+		return strconv.FormatFloat(float64(n)/1e9, 'f', 1, 64) + "B"
+	case n >= 1e6:
+		return strconv.FormatInt((n+5e5)/1e6, 10) + "M"
+	}
+	return strconv.FormatInt((n+500)/1e3, 10) + "K"
+}
+
+// writeBenchTable prints the results as llama-bench's markdown table, then
+// the load time and peak memory.
+func writeBenchTable(w io.Writer, info runtime.Info, rows []benchRow) error {
+	b := bufio.NewWriter(w)
+	fmt.Fprintf(b, "| %-30s | %10s | %10s | %-10s | %7s | %15s | %20s |\n", "model", "size", "params", "backend", "threads", "test", "t/s")
+	fmt.Fprintf(b, "| %s | %s: | %s: | %s | %s: | %s: | %s: |\n", strings.Repeat("-", 30), strings.Repeat("-", 9),
+		strings.Repeat("-", 9), strings.Repeat("-", 10), strings.Repeat("-", 6), strings.Repeat("-", 14), strings.Repeat("-", 19))
+	for _, r := range rows {
+		test := "pp" + strconv.Itoa(r.Prompt)
+		if r.Gen > 0 {
+			test = "tg" + strconv.Itoa(r.Gen)
+		}
+		fmt.Fprintf(b, "| %-30s | %10s | %10s | %-10s | %7d | %15s | %20s |\n", r.Type, sizeLabel(r.Size),
+			fmt.Sprintf("%.2f M", float64(r.Params)/1e6), r.Backend, r.Threads, test, fmt.Sprintf("%.2f ± %.2f", r.AvgTs, r.StddevTs))
+	}
+	fmt.Fprintf(b, "\nload time: %d ms, KV cache: %s (%v), kernels: %s, peak RSS: %s\n", info.LoadTime.Milliseconds(),
+		sizeLabel(info.KVBytes), info.KVType, kernels.Implementation(), peakRSS())
+	return b.Flush()
+}
+
+func sizeLabel(n int64) string {
+	if n >= 1<<30 {
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+	}
+	return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))
+}
+
+// peakRSS returns the peak resident memory from /proc/self/status (VmHWM),
+// or "n/a" where that file does not exist.
+func peakRSS() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "n/a"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err == nil {
+				return sizeLabel(kb << 10)
+			}
+		}
+	}
+	return "n/a"
+}

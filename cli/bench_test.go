@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mlxrun/mlx/models/fixture"
+)
+
+// runWithInput executes the root command with args and stdin, returning
+// stdout.
+func runWithInput(t *testing.T, stdin string, args ...string) (string, error) {
+	t.Helper()
+	root := NewRoot()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&bytes.Buffer{})
+	root.SetIn(strings.NewReader(stdin))
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), err
+}
+
+func TestBench(t *testing.T) {
+	model := fixture.Path(t, "gguf", "llama-tiny-Q8_0.gguf")
+	out, err := runWithInput(t, "", "bench", "-p", "16", "-n", "4", "-r", "2", "-t", "2", "--json", model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []benchRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if len(rows) != 2 || rows[0].Prompt != 16 || rows[1].Gen != 4 || rows[0].AvgTs <= 0 || len(rows[1].SamplesTs) != 2 {
+		t.Errorf("rows %+v", rows)
+	}
+	out, err = runWithInput(t, "", "bench", "-p", "8", "-n", "0", "-r", "1", "-t", "1", model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| model", "pp8", "Q8_0", "peak RSS"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
