@@ -18,6 +18,21 @@ func qdot1(kern func(w, x *byte, nb int) float32, wb int) func(w, x []byte, xs i
 	}
 }
 
+// qdotK4 wraps a K-quant kernel for exactly four activation rows, and the
+// one-row kernel for fewer.
+func qdotK4(kern4 func(w, x *byte, nb, xstride int, out *float32), kern1 func(w, x *byte, nb int) float32, wb int) func(w, x []byte, xs int, out []float32) {
+	one := qdot1(kern1, wb)
+	return func(w, x []byte, xs int, out []float32) {
+		nb := len(w) / wb
+		if len(out) != 4 || nb == 0 {
+			one(w, x, xs, out)
+			return
+		}
+		_ = x[3*xs+nb*q8K-1]
+		kern4(&w[0], &x[0], nb, xs, &out[0])
+	}
+}
+
 // qdot4 wraps a 4-row assembly kernel after checking the slice bounds.
 func qdot4(kern func(w, x *byte, nb, xstride, nrows int, out *float32), wb, xb int) func(w, x []byte, xs int, out []float32) {
 	return func(w, x []byte, xs int, out []float32) {

@@ -2,10 +2,9 @@
 
 #include "textflag.h"
 #include "asm_amd64.h"
+#include "kquant_amd64.h"
 
 // K-quant dot products with Q8_K activations (AVX2), one row at a time.
-
-
 
 // Q4K64 adds to Y6 the int32 products of 64 weights (32 bytes of nibbles at
 // QOFF(SI)) with 64 activations at AOFF(DI), scaled by the int16 scales at
@@ -25,42 +24,15 @@
 	VPADDD Y9, Y6, Y6
 
 // KBLOCK starts a Q4_K/Q5_K super-block: X1 = d = x.d·fp16(w.d),
-// X2 = dmin, the 16 int16 scales (8) and mins (8) at 0(SP), and ACCM +=
-// dmin·Σ_j min_j·(bsums[2j]+bsums[2j+1]). The 12 bytes of 6-bit scales and
-// mins are unpacked with 32-bit masks (0x3f…, 0x0f…, 0x03…) the way ggml's
-// kmask code does. Clobbers AX, BX, DX, R10–R12, Y3–Y5.
+// X2 = dmin, the 16 int16 scales (8) and mins (8) in Y3 and at 0(SP), and
+// ACCM += dmin·Σ_j min_j·(bsums[2j]+bsums[2j+1]). Clobbers AX, BX, DX,
+// R10–R12, Y3–Y5.
 #define KBLOCK(ACCM) \
 	HALF((SI), X1) \
 	VMULSS (DI), X1, X1 \
 	HALF(2(SI), X2) \
 	VMULSS (DI), X2, X2 \
-	MOVL 4(SI), R10 \
-	MOVL 8(SI), R11 \
-	MOVL 12(SI), R12 \
-	MOVL R12, AX \
-	SHRL $4, AX \
-	ANDL $0x0f0f0f0f, AX \
-	MOVL R11, BX \
-	SHRL $6, BX \
-	ANDL $0x03030303, BX \
-	SHLL $4, BX \
-	ORL  BX, AX \
-	MOVL R11, DX \
-	ANDL $0x3f3f3f3f, DX \
-	MOVL R12, R11 \
-	ANDL $0x0f0f0f0f, R11 \
-	MOVL R10, BX \
-	SHRL $6, BX \
-	ANDL $0x03030303, BX \
-	SHLL $4, BX \
-	ORL  BX, R11 \
-	ANDL $0x3f3f3f3f, R10 \
-	VMOVD R10, X3 \
-	VPINSRD $1, R11, X3, X3 \
-	VPINSRD $2, DX, X3, X3 \
-	VPINSRD $3, AX, X3, X3 \
-	VPMOVZXBW X3, Y3 \
-	VMOVDQU Y3, 0(SP) \
+	KUNPACK(Y3, X3) \
 	VMOVDQU 260(DI), Y4 \
 	VEXTRACTI128 $1, Y4, X5 \
 	VPHADDW X5, X4, X4 \
