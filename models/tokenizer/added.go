@@ -26,6 +26,35 @@ type segment struct {
 	first bool // starts at offset 0 of the original input
 }
 
+// addedSet holds the added tokens to match, split by whether they match
+// the raw text or the normalized text.
+type addedSet struct {
+	raw, norm *addedMatcher
+}
+
+// newAddedSet builds the matchers; norm normalizes the contents of the
+// tokens that match normalized text (nil: none).
+func newAddedSet(toks []addedToken, norm normalizer, special bool) addedSet {
+	var raw, normalized []addedToken
+	for _, a := range toks {
+		switch {
+		case a.content == "" || a.special && !special:
+		case a.normalized:
+			if norm != nil {
+				a.content = norm.normalize(a.content)
+			}
+			normalized = append(normalized, a)
+		default:
+			raw = append(raw, a)
+		}
+	}
+	set := addedSet{raw: newAddedMatcher(raw)}
+	if len(normalized) > 0 {
+		set.norm = newAddedMatcher(normalized)
+	}
+	return set
+}
+
 // addedMatcher finds added tokens, leftmost first and the longest among
 // those starting at the same place (Aho-Corasick leftmost-longest).
 type addedMatcher struct {

@@ -19,6 +19,16 @@ type spec struct {
 	splitSpecial bool
 	// decForm overrides the string given to the decoder for some ids.
 	decForm map[int]string
+	// eog lists end-of-generation ids besides EOS (GGUF eot/eom ids).
+	eog []int
+}
+
+// endOfTurn are the texts of the control tokens that end a turn in the
+// chat formats of the common model families.
+var endOfTurn = []string{
+	"<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
+	"<|end_of_text|>", "<EOT>", "<|eot|>", "<｜end▁of▁sentence｜>", "<|return|>", "<|call|>",
+	"<end_of_utterance>", "<|END_OF_TURN_TOKEN|>",
 }
 
 // build assembles a Tokenizer and checks that the ids it refers to exist.
@@ -40,25 +50,15 @@ func build(s *spec) (*Tokenizer, error) {
 	for tok, id := range s.model.vocab {
 		t.tokens[id] = tok
 	}
-	var raw, normalized []addedToken
 	for _, a := range s.added {
 		t.tokens[a.id] = a.content
 		t.ids[a.content] = a.id
 		t.special[a.id] = a.special
-		switch {
-		case a.content == "" || s.splitSpecial && a.special:
-		case a.normalized:
-			if s.norm != nil {
-				a.content = s.norm.normalize(a.content)
-			}
-			normalized = append(normalized, a)
-		default:
-			raw = append(raw, a)
-		}
 	}
-	t.added = newAddedMatcher(raw)
-	if len(normalized) > 0 {
-		t.addedN = newAddedMatcher(normalized)
+	t.plain = newAddedSet(s.added, s.norm, false)
+	t.added = t.plain
+	if !s.splitSpecial {
+		t.added = newAddedSet(s.added, s.norm, true)
 	}
 	for _, id := range append(append([]int{t.bos, t.eos, t.unk, t.pad}, t.prefix...), t.suffix...) {
 		if id >= size {
@@ -66,7 +66,27 @@ func build(s *spec) (*Tokenizer, error) {
 		}
 	}
 	t.setupFastPaths(s)
+	t.setEOG(s)
 	return t, nil
+}
+
+// setEOG collects EOS, the eot/eom ids of the file and the special tokens
+// named in endOfTurn.
+func (t *Tokenizer) setEOG(s *spec) {
+	add := func(id int) {
+		if id >= 0 && id < len(t.tokens) && !t.IsEOG(id) {
+			t.eog = append(t.eog, id)
+		}
+	}
+	add(t.eos)
+	for _, id := range s.eog {
+		add(id)
+	}
+	for _, text := range endOfTurn {
+		if id, ok := t.ids[text]; ok && t.special[id] {
+			add(id)
+		}
+	}
 }
 
 // setupFastPaths lets the model take raw bytes when the last pre-tokenizer

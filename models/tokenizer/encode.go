@@ -18,21 +18,32 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // addSpecial also adds what the post-processor adds (BOS, EOS). Invalid
 // UTF-8 is first replaced by U+FFFD, one per maximal invalid sequence.
 func (t *Tokenizer) Encode(text string, addSpecial bool) []int {
+	return t.encode(text, addSpecial, t.added)
+}
+
+// EncodePlain is Encode(text, false) with special tokens in the text taken
+// as plain text (Hugging Face's split_special_tokens): text from a user
+// that contains "<|im_end|>" cannot end a chat turn this way.
+func (t *Tokenizer) EncodePlain(text string) []int {
+	return t.encode(text, false, t.plain)
+}
+
+func (t *Tokenizer) encode(text string, addSpecial bool, added addedSet) []int {
 	if !utf8.ValidString(text) {
 		text = lossy(text)
 	}
-	ids := make([]int, 0, len(text)/4+len(t.prefix)+len(t.suffix)+1)
+	ids := make([]int, 0, len(text)/3+len(t.prefix)+len(t.suffix)+1)
 	if addSpecial {
 		ids = append(ids, t.prefix...)
 	}
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	for _, s := range t.added.split(nil, segment{text: text, id: -1, first: true}) {
+	for _, s := range added.raw.split(nil, segment{text: text, id: -1, first: true}) {
 		if s.id >= 0 {
 			ids = append(ids, s.id)
 			continue
 		}
-		ids = t.encodeSegment(ids, s, sc)
+		ids = t.encodeSegment(ids, s, added.norm, sc)
 	}
 	if addSpecial {
 		ids = append(ids, t.suffix...)
@@ -42,14 +53,14 @@ func (t *Tokenizer) Encode(text string, addSpecial bool) []int {
 
 // encodeSegment normalizes a text segment, matches the added tokens that
 // apply to normalized text, and encodes the rest.
-func (t *Tokenizer) encodeSegment(ids []int, s segment, sc *scratch) []int {
+func (t *Tokenizer) encodeSegment(ids []int, s segment, norm *addedMatcher, sc *scratch) []int {
 	if t.norm != nil {
 		s.text = t.norm.normalize(s.text)
 	}
-	if t.addedN == nil {
+	if norm == nil {
 		return t.encodePiece(ids, piece{text: s.text, first: s.first}, sc)
 	}
-	for _, n := range t.addedN.split(nil, s) {
+	for _, n := range norm.split(nil, s) {
 		if n.id >= 0 {
 			ids = append(ids, n.id)
 		} else {

@@ -132,6 +132,7 @@ func (v *ggufVocab) specials(f *gguf.File, s *spec) {
 	s.eos = id("tokenizer.ggml.eos_token_id", s.eos)
 	s.unk = id("tokenizer.ggml.unknown_token_id", s.unk)
 	s.pad = id("tokenizer.ggml.padding_token_id", s.pad)
+	s.eog = append(s.eog, id("tokenizer.ggml.eot_token_id", -1), id("tokenizer.ggml.eom_token_id", -1))
 	addBOS := v.addBOS
 	if b, ok := f.Bool("tokenizer.ggml.add_bos_token"); ok {
 		addBOS = b

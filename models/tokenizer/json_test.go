@@ -90,3 +90,49 @@ func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
 }
+
+// TestEOGCoversGenerationConfig checks that every eos_token_id of a model's
+// generation_config.json ends generation, through the directory and the
+// GGUF file made from it.
+func TestEOGCoversGenerationConfig(t *testing.T) {
+	for dir, ggufName := range map[string]string{"qwen3-tiny": "qwen3-tiny-F16", "llama-tiny": "llama-tiny-F32"} {
+		data, err := os.ReadFile(fixture.Path(t, "models", dir, "generation_config.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gc struct {
+			EOS json.RawMessage `json:"eos_token_id"`
+		}
+		var ids []int
+		if err := json.Unmarshal(data, &gc); err != nil || json.Unmarshal(gc.EOS, &ids) != nil {
+			var one int
+			if err := json.Unmarshal(gc.EOS, &one); err != nil {
+				t.Fatalf("%s: eos_token_id %s", dir, gc.EOS)
+			}
+			ids = []int{one}
+		}
+		for _, tok := range []*Tokenizer{cachedLoad(t, fixture.Path(t, "models", dir)), cachedLoad(t, fixture.Path(t, "gguf", ggufName+".gguf"))} {
+			for _, id := range ids {
+				if !tok.IsEOG(id) {
+					t.Errorf("%s: %d (%s) does not end generation; EOG = %v", tok.Source(), id, tok.Token(id), tok.EOG())
+				}
+			}
+		}
+	}
+}
+
+// TestEncodePlain checks that special tokens written in text stay text.
+func TestEncodePlain(t *testing.T) {
+	r := readReference(t, fixture.Path(t, "reference", "qwen3-tiny-F16.json"))
+	tok := loadJSON(t, "qwen3")
+	for _, c := range r.Runs[0].Cases {
+		special := slices.ContainsFunc(c.PromptIDs, tok.IsSpecial)
+		ids := tok.EncodePlain(c.PromptText)
+		if slices.ContainsFunc(ids, tok.IsSpecial) || tok.Decode(ids, false) != c.PromptText {
+			t.Errorf("%s: EncodePlain gave %v", c.Name, ids)
+		}
+		if special == slices.Equal(ids, c.PromptIDs) {
+			t.Errorf("%s: EncodePlain and Encode should differ exactly when the prompt has special tokens", c.Name)
+		}
+	}
+}

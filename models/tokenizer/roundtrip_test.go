@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,4 +43,34 @@ func short(s string) string {
 		return s[:200] + "..."
 	}
 	return s
+}
+
+// TestConcurrentUse encodes and decodes from several goroutines at once
+// (run with -race): a Tokenizer is shared by all requests of a server.
+func TestConcurrentUse(t *testing.T) {
+	tok := loadJSON(t, "qwen3")
+	lines := strings.Split(norm.NFC.String(mixedText(16<<10, 8)), "\n")
+	want := make([][]int, len(lines))
+	for i, l := range lines {
+		want[i] = tok.Encode(l, false)
+	}
+	tok.model.cache.init()
+	errs := make(chan string, 4)
+	for g := range 4 {
+		go func() {
+			for i := g; i < len(lines); i += 2 {
+				got := tok.Encode(lines[i], false)
+				if !slices.Equal(got, want[i]) || tok.Decode(got, false) != lines[i] {
+					errs <- lines[i]
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 4 {
+		if bad := <-errs; bad != "" {
+			t.Errorf("concurrent encoding of %q differs", bad)
+		}
+	}
 }

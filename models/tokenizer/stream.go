@@ -8,9 +8,11 @@ import (
 // StreamDecoder turns a stream of generated ids into text deltas that are
 // always complete UTF-8: bytes of a character split over several tokens are
 // held back until the character is complete. The deltas add up to what
-// Decode gives for the whole sequence, including the leading-space rules of
-// SentencePiece-style decoders, because each step decodes the new ids
-// together with the ids of the previous chunk as context.
+// Decode gives for the whole sequence (byte tokens that never form valid
+// UTF-8 aside), including the leading-space rules of SentencePiece-style
+// decoders, because each step decodes the new ids together with the ids of
+// the previous chunk as context. A StreamDecoder serves one sequence at a
+// time and is not safe for concurrent use.
 type StreamDecoder struct {
 	t *Tokenizer
 	// SkipSpecial drops special tokens from the text (the default).

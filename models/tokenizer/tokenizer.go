@@ -14,12 +14,12 @@ package tokenizer
 
 // Tokenizer encodes text to token ids and decodes ids to text.
 type Tokenizer struct {
-	model  *bpe
-	norm   normalizer // nil: none
-	pre    []preTokenizer
-	added  *addedMatcher // added tokens matched on the raw text
-	addedN *addedMatcher // added tokens matched on normalized text
-	dec    decoder       // nil: tokens joined with spaces
+	model *bpe
+	norm  normalizer // nil: none
+	pre   []preTokenizer
+	added addedSet // the added tokens matched in the text
+	plain addedSet // the same without the special ones
+	dec   decoder  // nil: tokens joined with spaces
 	// byteLevelDec marks a decoder that is exactly ByteLevel, decoded
 	// through raw instead of the general chain.
 	byteLevelDec bool
@@ -33,6 +33,7 @@ type Tokenizer struct {
 	prefix, suffix []int // what the post-processor adds around a sequence
 	bos, eos       int
 	unk, pad       int
+	eog            []int // ids that end generation, EOS first
 
 	source string // file it came from, for messages
 }
@@ -75,6 +76,20 @@ func (t *Tokenizer) UNK() int { return t.unk }
 
 // PAD returns the padding token id, or -1.
 func (t *Tokenizer) PAD() int { return t.pad }
+
+// EOG returns the ids that end generation: EOS and the vocabulary's
+// end-of-turn tokens (such as <|im_end|>, <|eot_id|>, <end_of_turn>).
+func (t *Tokenizer) EOG() []int { return append([]int(nil), t.eog...) }
+
+// IsEOG reports whether id ends generation.
+func (t *Tokenizer) IsEOG(id int) bool {
+	for _, e := range t.eog {
+		if e == id {
+			return true
+		}
+	}
+	return false
+}
 
 // AddBOS reports whether Encode with addSpecial puts BOS first.
 func (t *Tokenizer) AddBOS() bool { return t.bos >= 0 && len(t.prefix) > 0 && t.prefix[0] == t.bos }
