@@ -6,8 +6,13 @@
 //
 // Every operation has a plain Go reference implementation. On amd64 (AVX2,
 // FMA, F16C) and arm64 (NEON, SDOT when present) the hot loops have assembly
-// versions, chosen at start-up from golang.org/x/sys/cpu. The build tag
-// noasm, or SetReference(true), forces the reference code everywhere.
+// versions, chosen at start-up from golang.org/x/sys/cpu: the F32/F16/BF16
+// dots, Axpy and AxpyF16, the F16 conversions, Q8_0 activation
+// quantization, the integer dots of every GGUF format, and the 4-bit MLX
+// group sums. The 32-element formats (and, on amd64, Q4_K and Q6_K) take four
+// activation rows per weight block, which is what a prefill needs. The build
+// tag noasm, or SetReference(true), forces the reference code everywhere;
+// Implementation names the kernels in use.
 //
 // For the GGUF quantized formats the activations are quantized to 8 bits the
 // way ggml does it (Q8_0, Q8_1 or Q8_K blocks) and the dot products are

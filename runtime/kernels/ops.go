@@ -26,7 +26,8 @@ func SiLUMul(gate, up []float32) {
 }
 
 // Softmax replaces x with exp(x[i] - max) / Σ exp(x[j] - max). Entries equal
-// to -Inf (masked) become 0. An empty slice is left alone.
+// to -Inf (masked) become 0, and so does everything when all are masked. An
+// empty slice is left alone.
 func Softmax(x []float32) {
 	if len(x) == 0 {
 		return
@@ -36,6 +37,10 @@ func Softmax(x []float32) {
 		if v > m {
 			m = v
 		}
+	}
+	if math.IsInf(float64(m), -1) {
+		clear(x)
+		return
 	}
 	var sum float64
 	for i, v := range x {

@@ -55,11 +55,17 @@ func TestVectorOpsAgainstFloat64(t *testing.T) {
 	}
 }
 
-func TestSoftmaxEmpty(t *testing.T) {
+func TestSoftmaxEdgeCases(t *testing.T) {
 	Softmax(nil) // must not panic
 	x := []float32{5}
 	Softmax(x)
 	if x[0] != 1 {
 		t.Errorf("Softmax of one value = %v, want 1", x[0])
+	}
+	inf := float32(math.Inf(-1))
+	m := []float32{inf, inf}
+	Softmax(m)
+	if m[0] != 0 || m[1] != 0 {
+		t.Errorf("Softmax of all-masked values = %v, want zeros", m)
 	}
 }

@@ -72,7 +72,8 @@ func (p *Pool) Close() {
 }
 
 // Parallel runs fn(i) for every i in [0, n) across the pool and returns when
-// all are done. fn must be safe to call concurrently.
+// all are done. fn must be safe to call concurrently and must not call back
+// into the pool.
 func (p *Pool) Parallel(n int, fn func(i int)) {
 	if n <= 0 {
 		return
