@@ -68,3 +68,35 @@ func BenchmarkDecode(b *testing.B) {
 		tok.Decode(ids, false)
 	}
 }
+
+// countSpans counts the spans a matcher reports.
+type countSpans int
+
+func (c *countSpans) onSpan(int, int, bool) { *c++ }
+
+// BenchmarkSplit runs the hand scanners and the regex engine with the same
+// patterns over 1 MiB of mixed text.
+func BenchmarkSplit(b *testing.B) {
+	text := mixedText(1<<20, 11)
+	for name, pattern := range map[string]string{"gpt2": patGPT2, "llama3": patLlama3, "qwen2": patQwen2, "o200k": patO200k} {
+		re, err := compileRegex(pattern)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, m := range []struct {
+			kind string
+			m    matcher
+		}{{"scanner", knownPatterns[pattern]}, {"regex", re}} {
+			b.Run(name+"/"+m.kind, func(b *testing.B) {
+				var warm countSpans
+				m.m.each(text[:4096], &warm) // builds the rune class tables
+				b.SetBytes(int64(len(text)))
+				b.ResetTimer()
+				for range b.N {
+					var c countSpans
+					m.m.each(text, &c)
+				}
+			})
+		}
+	}
+}

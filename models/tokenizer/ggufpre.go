@@ -14,8 +14,6 @@ type ggufPre struct {
 const (
 	rxPoro       = ` ?[^(\s|.,!?…。，、।۔،)]+`
 	rxDeepseekV3 = `[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_` + "`" + `{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
-	rxTekken     = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
-	rxGPT4o      = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
 	rxQwen35     = contrHF + `|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
 	rxSeedCoder  = contrHF + `|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1}| ?[^\s\p{L}\p{N}\r\n]+|\s*[\r\n]+|\s+(?!\S)|\s+`
 	rxBailing    = `'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]|\s+(?!\S)|\s+`
@@ -32,7 +30,7 @@ var (
 	preStar    = ggufPre{regexes: []string{`\p{N}`, patGPT2Strict}}
 	preDSV3    = ggufPre{regexes: []string{`\p{N}{1,3}`, `[一-龥぀-ゟ゠-ヿ]+`, rxDeepseekV3}}
 	prePoro    = ggufPre{regexes: []string{rxPoro}}
-	preGPT4o   = ggufPre{regexes: []string{rxGPT4o}}
+	preGPT4o   = ggufPre{regexes: []string{patO200k}}
 )
 
 // ggufPres maps tokenizer.ggml.pre values to their pre-tokenizers, with the
@@ -68,7 +66,7 @@ var ggufPres = map[string]ggufPre{
 
 	"poro-chat": prePoro, "bloom": prePoro, "gpt3-finnish": prePoro,
 	"viking": {regexes: []string{rxPoro, `\p{N}`}},
-	"tekken": {regexes: []string{rxTekken}, ignoreMerges: true, addBOS: true},
+	"tekken": {regexes: []string{patTekken}, ignoreMerges: true, addBOS: true},
 	"gpt-4o": preGPT4o, "llama4": preGPT4o, "minimax-m2": preGPT4o, "kanana2": preGPT4o,
 	"superbpe": {regexes: []string{`\p{N}+`, `(?=(\d{3})+(?!\d))`}},
 	"chameleon": {regexes: []string{`<sentinel:[0-9]+>`, `(IMGIMG)((A|B|C|D|E|F|G|H|I){1,4})Z`,

@@ -30,6 +30,8 @@ var (
 		`\p{N}+`:          scanMatcher{numberScan(0)},
 		`\p{N}{1,3}`:      scanMatcher{numberScan(3)},
 		`[0-9][0-9][0-9]`: scanMatcher{asciiDigits3},
+		patO200k:          scanMatcher{o200kScan(true, 3)},
+		patTekken:         scanMatcher{o200kScan(false, 1)},
 	}
 )
 
@@ -89,23 +91,28 @@ func llama3Scan(maxDigits int) scanFunc {
 		if cl != clSpace {
 			return -1
 		}
-		// `\s*[\r\n]+`: up to the last newline of the whitespace run.
-		lastNL := -1
-		for j := i; j < len(s); {
-			r2, c2, n2 := at(s, j)
-			if c2 != clSpace {
-				break
-			}
-			j += n2
-			if r2 == '\r' || r2 == '\n' {
-				lastNL = j
-			}
-		}
-		if lastNL > i {
-			return lastNL
-		}
-		return spanWhitespace(s, i, false)
+		return spanSpaceNewline(s, i)
 	}
+}
+
+// spanSpaceNewline scans `\s*[\r\n]+|\s+(?!\S)|\s+` at a space: up to the
+// last newline of the whitespace run, else as spanWhitespace.
+func spanSpaceNewline(s string, i int) int {
+	lastNL := -1
+	for j := i; j < len(s); {
+		r, c, n := at(s, j)
+		if c != clSpace {
+			break
+		}
+		j += n
+		if r == '\r' || r == '\n' {
+			lastNL = j
+		}
+	}
+	if lastNL > i {
+		return lastNL
+	}
+	return spanWhitespace(s, i, false)
 }
 
 // spanNewlines extends i over any \r and \n.

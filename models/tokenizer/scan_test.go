@@ -18,6 +18,8 @@ func differentialInputs(t *testing.T, n int) []string {
 		"'", "'s", "'S", "'re", "'RE", "'ll", "'Ll", "'ve", "'d", "'m", "'t", "'x", "ſ", "K",
 		"!", ".", ",", "-", "$", "+", "<", "|", "`", "~", "…", "。", "（", "\x00", "\x7f",
 		"Hello", " world", "3.14", "x=1;", "\n\n\t", "   ", "\uFFFD",
+		"A", "Q", "ǅ", "ᾈ", "ʰ", "ー", "ª", "ß", "Σ", "ς", "\u0301", "ा", "\u20dd", "/", "//", "HTTPServer", "iPhone", "ABC'S",
+		"𝐀", "𝐚", "𐐀", "\U0001F1FA",
 	}
 	rng := rand.New(rand.NewSource(1))
 	var out []string
