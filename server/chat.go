@@ -1,0 +1,179 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/server/openai"
+	"github.com/mlxrun/mlx/server/toolparse"
+)
+
+// handleChat serves POST /v1/chat/completions.
+func (s *Server) handleChat(c *call) {
+	req, perr := openai.ParseChat(c.rc.PostBody())
+	if perr != nil {
+		writeError(c.rc, perr)
+		return
+	}
+	serveGeneration(s, c, req.Model, req.Stream, func(m Model) (generation[openai.ChatCompletion], aggregator[openai.ChatCompletion], error) {
+		g, err := s.newChatGen(m, req)
+		return g, &chatAggregator{}, err
+	})
+}
+
+// open implements generation.
+func (g *chatGen) open(_ context.Context, out delivery[openai.ChatCompletion]) error {
+	g.out = out
+	return nil
+}
+
+// acquire gets the request's model, watching the client while it loads.
+func (s *Server) acquire(c *call, model string) (Model, func(), error) {
+	ctx, stop := watchClient(s.base, c.rc.Conn())
+	defer stop()
+	m, release, err := s.models.acquire(ctx, model, false)
+	if errors.Is(err, runtime.ErrModelNotFound) {
+		nf := openai.NotFound(model)
+		nf.Message += " " + err.Error()
+		return nil, nil, nf
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, release, nil
+}
+
+// newChatGen renders the prompt and prepares the sequences of a request.
+func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) {
+	info := m.Info()
+	text, err := chatPrompt(m, req)
+	if err != nil {
+		return nil, err
+	}
+	ids := m.Tokenize(text, false)
+	if ids, err = truncate(ids, req.TruncatePromptTokens, info.Context, "messages"); err != nil {
+		return nil, err
+	}
+	p, err := params(sampling{common: &req.Sampling, ext: &req.Ext, maxTokens: req.Limit(),
+		logprobs: req.Logprobs, topLogprobs: req.TopLogprobCount()}, info)
+	if err != nil {
+		return nil, err
+	}
+	format := toolparse.FormatNone
+	if req.ToolChoice.Mode != openai.ToolChoiceNone {
+		format = info.ToolFormat
+		if format == toolparse.FormatNone {
+			format = toolparse.FormatHermes
+		}
+	}
+	popt := toolparse.Options{Format: format, Reasoning: openai.Flag(req.SeparateReasoning, true),
+		InReasoning: strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), toolparse.ThinkOpen)}
+	keepSpecial := !openai.Flag(req.SkipSpecialTokens, true) || format == toolparse.FormatLlama3 || format == toolparse.FormatMistral
+	n := req.Choices()
+	g := &chatGen{id: newID("chatcmpl-", 29), created: time.Now().Unix(), model: req.Model, fingerprint: s.opt.Fingerprint,
+		m: m, req: req, promptTokens: len(ids), tokens: newTokenTexts(m)}
+	g.includeUsage = !req.Stream || (req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
+	g.continuous = req.Stream && req.StreamOptions != nil && req.StreamOptions.ContinuousUsageStats
+	for i := range n {
+		g.reqs = append(g.reqs, runtime.Request{Prompt: ids, Params: withSeed(p, i), KeepSpecial: keepSpecial})
+		g.choices = append(g.choices, &chatChoice{index: i, parser: toolparse.New(popt)})
+	}
+	return g, nil
+}
+
+// truncate applies truncate_prompt_tokens (keep the last k tokens; -1:
+// as many as the context holds with room for one token) and checks that
+// the prompt fits the context.
+func truncate(ids []int32, k *int, ctxLen int, param string) ([]int32, error) {
+	if k != nil {
+		keep := *k
+		if keep == -1 {
+			keep = ctxLen - 1
+		}
+		if keep > 0 && len(ids) > keep {
+			ids = ids[len(ids)-keep:]
+		}
+	}
+	if len(ids) == 0 {
+		return nil, openai.Invalid(param, openai.CodeInvalidValue, "The prompt is empty: it has no tokens.")
+	}
+	if ctxLen > 0 && len(ids) >= ctxLen {
+		return nil, contextError(param, len(ids), ctxLen)
+	}
+	return ids, nil
+}
+
+// chatPrompt renders the messages with the model's chat template, or
+// concatenates their contents for use_raw_prompt.
+func chatPrompt(m Model, req *openai.ChatRequest) (string, error) {
+	if req.ResponseFormat != nil && req.ResponseFormat.Type == "json_object" && !mentionsJSON(req.Messages) {
+		return "", openai.Invalid("messages", openai.CodeInvalidValue, "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.")
+	}
+	if openai.Flag(req.UseRawPrompt, false) {
+		var b strings.Builder
+		for _, msg := range req.Messages {
+			b.WriteString(msg.Content)
+		}
+		return b.String(), nil
+	}
+	msgs := make([]ChatMessage, len(req.Messages))
+	for i, msg := range req.Messages {
+		msgs[i] = templateMessage(msg)
+	}
+	cont := openai.Flag(req.ContinueFinalMessage, false)
+	opt := ChatOptions{AddGenerationPrompt: openai.Flag(req.AddGenerationPrompt, !cont), ContinueFinalMessage: cont, Kwargs: req.ChatTemplateKwargs}
+	if req.ToolChoice.Mode != openai.ToolChoiceNone {
+		for _, t := range req.Tools {
+			opt.Tools = append(opt.Tools, jsonValue(t))
+		}
+	}
+	text, err := m.RenderChat(msgs, opt)
+	if err != nil {
+		return "", openai.Invalid("messages", openai.CodeInvalidValue, "The chat template of the model failed on these messages: %v", err)
+	}
+	return text, nil
+}
+
+func mentionsJSON(msgs []openai.Message) bool {
+	for _, m := range msgs {
+		if strings.Contains(strings.ToLower(m.Content), "json") {
+			return true
+		}
+	}
+	return false
+}
+
+// templateMessage converts a request message for the chat template.
+func templateMessage(m openai.Message) ChatMessage {
+	out := ChatMessage{Role: m.Role, Name: m.Name, ToolCallID: m.ToolCallID, ReasoningContent: m.ReasoningContent}
+	if m.ContentRaw != nil && string(m.ContentRaw) != "null" {
+		out.Content = m.Content
+	}
+	for _, tc := range m.ToolCalls {
+		var args any = tc.Function.Arguments
+		var v any
+		if json.Unmarshal([]byte(tc.Function.Arguments), &v) == nil {
+			args = v
+		}
+		out.ToolCalls = append(out.ToolCalls, TemplateToolCall{ID: tc.ID, Type: "function",
+			Function: TemplateFunctionCall{Name: tc.Function.Name, Arguments: args}})
+	}
+	return out
+}
+
+// jsonValue turns v into plain JSON values (maps, slices, ...).
+func jsonValue(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out any
+	if json.Unmarshal(b, &out) != nil {
+		return nil
+	}
+	return out
+}

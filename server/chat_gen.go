@@ -1,0 +1,182 @@
+package server
+
+import (
+	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/server/openai"
+	"github.com/mlxrun/mlx/server/toolparse"
+)
+
+// chatGen turns the sequences of a chat request into chunks.
+type chatGen struct {
+	id, model, fingerprint string
+	created                int64
+	m                      Model
+	req                    *openai.ChatRequest
+	reqs                   []runtime.Request
+	choices                []*chatChoice
+	out                    delivery[openai.ChatCompletion]
+	tokens                 *tokenTexts
+	promptTokens           int
+	cached                 int
+	includeUsage           bool
+	continuous             bool
+}
+
+// chatChoice is the state of one choice.
+type chatChoice struct {
+	index      int
+	parser     *toolparse.Parser
+	started    bool
+	calls      int
+	completion int // tokens generated
+	reasoning  int // of which reasoning
+	pendingLP  []openai.TokenLogprob
+}
+
+func (g *chatGen) chunk(ch *chatChoice, delta *openai.ChatMessage) *openai.ChatCompletion {
+	c := &openai.ChatCompletion{ID: g.id, Object: openai.ObjectChatChunk, Created: g.created, Model: g.model,
+		SystemFingerprint: g.fingerprint, Choices: []openai.ChatChoice{{Index: ch.index, Delta: delta}}}
+	if g.continuous {
+		u := g.usage()
+		c.Usage = &u
+	}
+	return c
+}
+
+// begin sends the first chunk of a choice, which carries the role.
+func (g *chatGen) begin(ch *chatChoice) error {
+	if ch.started {
+		return nil
+	}
+	ch.started = true
+	empty := ""
+	return g.out.send(g.chunk(ch, &openai.ChatMessage{Role: openai.RoleAssistant, Content: &empty}))
+}
+
+// event implements seqHandler.
+func (g *chatGen) event(i int, ev runtime.Event) error {
+	ch := g.choices[i]
+	if err := g.begin(ch); err != nil {
+		return err
+	}
+	was := ch.parser.InReasoning()
+	d := ch.parser.Feed(ev.Text)
+	ch.completion += len(ev.Tokens)
+	if was || ch.parser.InReasoning() {
+		ch.reasoning += len(ev.Tokens)
+	}
+	if g.req.Logprobs {
+		for _, lp := range ev.Logprobs {
+			ch.pendingLP = append(ch.pendingLP, g.tokens.chatLogprob(lp))
+		}
+	}
+	if err := g.delta(ch, d, nil); err != nil {
+		return err
+	}
+	if g.req.Annotate(openai.AnnotationTokenIDs) && len(ev.Tokens) > 0 {
+		return g.out.annotate(annotation{Index: ch.index, TokenIDs: ev.Tokens})
+	}
+	return nil
+}
+
+// delta sends what the parser gave, with the pending log-probabilities;
+// finish ends the choice.
+func (g *chatGen) delta(ch *chatChoice, d toolparse.Delta, finish *string) error {
+	if d.Empty() && finish == nil {
+		return nil
+	}
+	msg := &openai.ChatMessage{}
+	if d.Content != "" {
+		msg.Content = &d.Content
+	}
+	if d.Reasoning != "" {
+		msg.ReasoningContent = &d.Reasoning
+	}
+	for _, call := range d.Calls {
+		idx := ch.calls
+		ch.calls++
+		msg.ToolCalls = append(msg.ToolCalls, openai.ToolCall{Index: &idx, ID: newID("call_", 24), Type: "function",
+			Function: openai.FunctionCall{Name: call.Name, Arguments: call.Arguments}})
+	}
+	c := g.chunk(ch, msg)
+	if g.req.Logprobs && (len(ch.pendingLP) > 0 || finish != nil) {
+		c.Choices[0].Logprobs = &openai.ChatLogprobs{Content: ch.pendingLP}
+		if c.Choices[0].Logprobs.Content == nil {
+			c.Choices[0].Logprobs.Content = []openai.TokenLogprob{}
+		}
+		ch.pendingLP = nil
+	}
+	c.Choices[0].FinishReason = finish
+	return g.out.send(c)
+}
+
+// end implements seqHandler.
+func (g *chatGen) end(i int, res runtime.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	ch := g.choices[i]
+	if err := g.begin(ch); err != nil {
+		return err
+	}
+	if err := g.delta(ch, ch.parser.Flush(), nil); err != nil {
+		return err
+	}
+	if i == 0 {
+		g.cached = res.Usage.Cached
+	}
+	// The stop token counts as generated (as OpenAI counts it).
+	ch.completion = max(ch.completion, res.Usage.Completion)
+	reason := finishReason(res.Finish, ch.calls > 0)
+	if err := g.delta(ch, toolparse.Delta{}, &reason); err != nil {
+		return err
+	}
+	if g.req.Annotate(openai.AnnotationTiming) {
+		return g.out.annotate(annotation{Index: ch.index, Timing: timing(res)})
+	}
+	return nil
+}
+
+// finish sends the usage chunk after every choice ended.
+func (g *chatGen) finish() error {
+	if !g.includeUsage {
+		return nil
+	}
+	u := g.usage()
+	return g.out.send(&openai.ChatCompletion{ID: g.id, Object: openai.ObjectChatChunk, Created: g.created, Model: g.model,
+		SystemFingerprint: g.fingerprint, Choices: []openai.ChatChoice{}, Usage: &u})
+}
+
+// usage counts the prompt once and the tokens of every choice so far.
+func (g *chatGen) usage() openai.Usage {
+	u := openai.Usage{PromptTokens: g.promptTokens,
+		PromptTokensDetails:     &openai.PromptTokensDetails{CachedTokens: g.cached},
+		CompletionTokensDetails: &openai.CompletionTokensDetails{}}
+	for _, ch := range g.choices {
+		u.CompletionTokens += ch.completion
+		u.CompletionTokensDetails.ReasoningTokens += ch.reasoning
+	}
+	u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	return u
+}
+
+// finishReason maps the engine's reason to the API's.
+func finishReason(f runtime.FinishReason, calledTools bool) string {
+	switch {
+	case f == runtime.FinishLength:
+		return "length"
+	case calledTools:
+		return "tool_calls"
+	}
+	return "stop"
+}
+
+func timing(res runtime.Result) *timingSummary {
+	t := res.Timings
+	ms := func(d interface{ Seconds() float64 }) float64 { return d.Seconds() * 1000 }
+	return &timingSummary{QueueMS: ms(t.Queue), TTFTMS: ms(t.TTFT), PrefillMS: ms(t.Prefill), DecodeMS: ms(t.Decode),
+		PrefillRate: t.PrefillRate(), DecodeRate: t.DecodeRate(), CachedTokens: res.Usage.Cached}
+}
+
+func (g *chatGen) requestID() string           { return g.id }
+func (g *chatGen) requests() []runtime.Request { return g.reqs }

@@ -1,0 +1,115 @@
+package server
+
+import (
+	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/server/openai"
+)
+
+func (g *completionGen) chunk(i int, text string, lp *openai.CompletionLogprobs, finish *string) *openai.Completion {
+	c := &openai.Completion{ID: g.id, Object: openai.ObjectCompletion, Created: g.created, Model: g.model, SystemFingerprint: g.fingerprint,
+		Choices: []openai.CompletionChoice{{Index: i, Text: text, Logprobs: lp, FinishReason: finish}}}
+	if g.continuous {
+		u := g.usage()
+		c.Usage = &u
+	}
+	return c
+}
+
+// begin sends the echoed prompt of sequence i before its first token.
+func (g *completionGen) begin(i int) error {
+	sq := g.seqs[i]
+	if sq.started {
+		return nil
+	}
+	sq.started = true
+	if !g.req.Echo {
+		return nil
+	}
+	cp := g.prompts[sq.prompt]
+	var lp *openai.CompletionLogprobs
+	if g.req.Logprobs != nil {
+		lp = g.tokens.completionLogprobs(cp.ids, cp.logprobs, 0)
+	}
+	sq.offset = len(cp.text)
+	return g.out.send(g.chunk(i, cp.text, lp, nil))
+}
+
+// event implements seqHandler.
+func (g *completionGen) event(i int, ev runtime.Event) error {
+	sq := g.seqs[i]
+	if err := g.begin(i); err != nil {
+		return err
+	}
+	sq.completion += len(ev.Tokens)
+	var lp *openai.CompletionLogprobs
+	if len(ev.Logprobs) > 0 {
+		lps := make([]*runtime.Logprob, len(ev.Logprobs))
+		ids := make([]int32, len(ev.Logprobs))
+		for k := range ev.Logprobs {
+			lps[k], ids[k] = &ev.Logprobs[k], ev.Logprobs[k].ID
+			sq.score += float64(ev.Logprobs[k].Logprob)
+		}
+		lp = g.tokens.completionLogprobs(ids, lps, sq.offset)
+	}
+	sq.offset += len(ev.Text)
+	if ev.Text == "" && lp == nil {
+		return nil
+	}
+	if err := g.out.send(g.chunk(i, ev.Text, lp, nil)); err != nil {
+		return err
+	}
+	if g.req.Annotate(openai.AnnotationTokenIDs) && len(ev.Tokens) > 0 {
+		return g.out.annotate(annotation{Index: i, TokenIDs: ev.Tokens})
+	}
+	return nil
+}
+
+// end implements seqHandler.
+func (g *completionGen) end(i int, res runtime.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	if err := g.begin(i); err != nil {
+		return err
+	}
+	sq := g.seqs[i]
+	if i == 0 {
+		g.cached = res.Usage.Cached
+	}
+	sq.completion = max(sq.completion, res.Usage.Completion)
+	reason := finishReason(res.Finish, false)
+	sq.finish = &reason
+	if err := g.out.send(g.chunk(i, "", nil, &reason)); err != nil {
+		return err
+	}
+	if g.req.Annotate(openai.AnnotationTiming) {
+		return g.out.annotate(annotation{Index: i, Timing: timing(res)})
+	}
+	return nil
+}
+
+// finish sends the usage chunk after every sequence ended.
+func (g *completionGen) finish() error {
+	if !g.includeUsage {
+		return nil
+	}
+	u := g.usage()
+	return g.out.send(&openai.Completion{ID: g.id, Object: openai.ObjectCompletion, Created: g.created, Model: g.model,
+		SystemFingerprint: g.fingerprint, Choices: []openai.CompletionChoice{}, Usage: &u})
+}
+
+// usage counts each prompt once and every sequence's tokens.
+func (g *completionGen) usage() openai.Usage {
+	u := openai.Usage{PromptTokensDetails: &openai.PromptTokensDetails{CachedTokens: g.cached}}
+	for _, cp := range g.prompts {
+		u.PromptTokens += len(cp.ids)
+	}
+	for _, sq := range g.seqs {
+		u.CompletionTokens += sq.completion
+	}
+	u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	return u
+}
+
+func (g *completionGen) requestID() string           { return g.id }
+func (g *completionGen) requests() []runtime.Request { return g.reqs }

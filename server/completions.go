@@ -1,0 +1,134 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/server/openai"
+)
+
+// handleCompletions serves POST /v1/completions.
+func (s *Server) handleCompletions(c *call) {
+	req, perr := openai.ParseCompletion(c.rc.PostBody())
+	if perr != nil {
+		writeError(c.rc, perr)
+		return
+	}
+	serveGeneration(s, c, req.Model, req.Stream, func(m Model) (generation[openai.Completion], aggregator[openai.Completion], error) {
+		g, err := s.newCompletionGen(m, req)
+		return g, &completionAggregator{gen: g}, err
+	})
+}
+
+// compPrompt is one prompt of a completions request.
+type compPrompt struct {
+	ids      []int32
+	text     string             // for echo
+	logprobs []*runtime.Logprob // for echo with logprobs: one per id, the first nil
+}
+
+// compSeq is the state of one sequence.
+type compSeq struct {
+	prompt     int // index into prompts
+	started    bool
+	offset     int     // text offset of the next token
+	score      float64 // sum of the generated tokens' logprobs (best_of)
+	completion int
+	finish     *string
+}
+
+// completionGen turns the sequences of a completions request into chunks.
+type completionGen struct {
+	id, model, fingerprint string
+	created                int64
+	m                      Model
+	req                    *openai.CompletionRequest
+	prompts                []compPrompt
+	reqs                   []runtime.Request
+	seqs                   []*compSeq
+	best, n                int
+	out                    delivery[openai.Completion]
+	tokens                 *tokenTexts
+	includeUsage           bool
+	continuous             bool
+	cached                 int
+}
+
+func (s *Server) newCompletionGen(m Model, req *openai.CompletionRequest) (*completionGen, error) {
+	info := m.Info()
+	g := &completionGen{id: newID("cmpl-", 29), created: time.Now().Unix(), model: req.Model, fingerprint: s.opt.Fingerprint,
+		m: m, req: req, best: req.BestOfCount(), n: req.Choices(), tokens: newTokenTexts(m)}
+	for _, p := range req.Prompts {
+		param := p.Param
+		cp, err := completionPrompt(m, p, param, openai.Flag(req.SkipSpecialTokens, true))
+		if err != nil {
+			return nil, err
+		}
+		if cp.ids, err = truncate(cp.ids, req.TruncatePromptTokens, info.Context, param); err != nil {
+			return nil, err
+		}
+		g.prompts = append(g.prompts, cp)
+	}
+	wantLP := req.Logprobs != nil
+	top := 0
+	if wantLP {
+		top = *req.Logprobs
+	}
+	p, err := params(sampling{common: &req.Sampling, ext: &req.Ext, maxTokens: req.Limit(),
+		logprobs: wantLP || g.best > g.n, topLogprobs: top}, info)
+	if err != nil {
+		return nil, err
+	}
+	for pi, cp := range g.prompts {
+		for j := range g.best {
+			g.reqs = append(g.reqs, runtime.Request{Prompt: cp.ids, Params: withSeed(p, j), KeepSpecial: !openai.Flag(req.SkipSpecialTokens, true)})
+			g.seqs = append(g.seqs, &compSeq{prompt: pi})
+		}
+	}
+	g.includeUsage = !req.Stream || (req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
+	g.continuous = req.Stream && req.StreamOptions != nil && req.StreamOptions.ContinuousUsageStats
+	return g, nil
+}
+
+// completionPrompt tokenizes a prompt given as text, or checks one given
+// as token ids against the vocabulary.
+func completionPrompt(m Model, p openai.Prompt, param string, skipSpecial bool) (compPrompt, error) {
+	if p.IDs == nil {
+		return compPrompt{ids: m.Tokenize(p.Text, true), text: p.Text}, nil
+	}
+	vocab := m.Info().VocabSize
+	for i, id := range p.IDs {
+		if id < 0 || (vocab > 0 && int(id) >= vocab) {
+			return compPrompt{}, openai.Invalid(param, openai.CodeInvalidValue, "%s[%d] is token id %d, outside the vocabulary of %d tokens.", param, i, id, vocab)
+		}
+	}
+	return compPrompt{ids: p.IDs, text: m.Detokenize(p.IDs, false)}, nil
+}
+
+// open implements generation: it measures the prompts' log-probabilities
+// for echo with logprobs, when the model can.
+func (g *completionGen) open(ctx context.Context, out delivery[openai.Completion]) error {
+	g.out = out
+	if !g.req.Echo || g.req.Logprobs == nil {
+		return nil
+	}
+	sc, ok := g.m.(Scorer)
+	for i := range g.prompts {
+		cp := &g.prompts[i]
+		cp.logprobs = make([]*runtime.Logprob, len(cp.ids))
+		if !ok || len(cp.ids) < 2 {
+			continue
+		}
+		lps, err := sc.PromptLogprobs(ctx, cp.ids, *g.req.Logprobs)
+		if err != nil {
+			return err
+		}
+		for k := range lps {
+			if k+1 < len(cp.logprobs) {
+				cp.logprobs[k+1] = &lps[k]
+			}
+		}
+	}
+	return nil
+}

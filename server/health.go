@@ -1,0 +1,34 @@
+package server
+
+import (
+	"bytes"
+	"net/http"
+
+	"github.com/mlxrun/mlx/server/metrics"
+)
+
+// health is the body of GET /health.
+type health struct {
+	Status  string `json:"status"` // "ok" or "loading"
+	Loaded  int    `json:"models_loaded"`
+	Loading int    `json:"models_loading"`
+}
+
+// handleHealth answers 200 when the models named at start are loaded,
+// 503 while they load.
+func (s *Server) handleHealth(c *call) {
+	h := health{Status: "ok", Loaded: s.models.loaded(), Loading: s.models.loading()}
+	status := http.StatusOK
+	if s.starting.Load() > 0 {
+		h.Status, status = "loading", http.StatusServiceUnavailable
+	}
+	writeJSON(c.rc, status, h)
+}
+
+// handleMetrics writes the Prometheus exposition.
+func (s *Server) handleMetrics(c *call) {
+	var b bytes.Buffer
+	_ = s.obs.reg.Write(&b) // a bytes.Buffer does not fail
+	c.rc.SetContentType(metrics.ContentType)
+	c.rc.SetBody(b.Bytes())
+}

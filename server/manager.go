@@ -1,0 +1,292 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mlxrun/mlx/runtime"
+)
+
+// manager keeps the loaded models: it loads a model once however many
+// requests ask for it at the same time, unloads the least recently used
+// idle one beyond maxLoaded, and unloads models idle for keepAlive.
+type manager struct {
+	loader    Loader
+	maxLoaded int           // ≤ 0: no limit
+	keepAlive time.Duration // ≤ 0: never unload idle models
+	onLoad    func(id string, d time.Duration, err error)
+
+	mu      sync.Mutex
+	entries map[string]*entry
+	aliases map[string]string // short name → id
+	closed  bool
+	now     func() time.Time
+}
+
+// entry is a model being loaded or loaded.
+type entry struct {
+	id       string
+	model    Model
+	info     ModelInfo
+	ready    chan struct{} // closed when the load ended
+	err      error
+	refs     int // requests using it
+	lastUsed time.Time
+	loadedAt time.Time
+	pinned   bool // named at start: never unloaded while the server runs
+}
+
+func newManager(l Loader, maxLoaded int, keepAlive time.Duration) *manager {
+	return &manager{loader: l, maxLoaded: maxLoaded, keepAlive: keepAlive,
+		entries: map[string]*entry{}, aliases: map[string]string{}, now: time.Now}
+}
+
+// alias returns the short name of a model reference: the base name of a
+// path without its .gguf extension.
+func alias(ref string) string {
+	base := filepath.Base(strings.TrimRight(ref, `/\`))
+	return strings.TrimSuffix(base, ".gguf")
+}
+
+// canonical returns the id a name refers to; m.mu is held.
+func (m *manager) canonical(name string) string {
+	if _, ok := m.entries[name]; ok {
+		return name
+	}
+	if id, ok := m.aliases[name]; ok {
+		return id
+	}
+	return name
+}
+
+// acquire returns the model named id, loading it if needed, and a release
+// function to call when the request is done with it.
+func (m *manager) acquire(ctx context.Context, id string, pinned bool) (Model, func(), error) {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil, nil, ErrShutdown
+	}
+	id = m.canonical(id)
+	e := m.entries[id]
+	if e == nil {
+		e = &entry{id: id, ready: make(chan struct{}), pinned: pinned}
+		m.entries[id] = e
+		go m.load(e)
+	}
+	e.pinned = e.pinned || pinned
+	e.refs++
+	m.mu.Unlock()
+
+	select {
+	case <-e.ready:
+	case <-ctx.Done():
+		m.release(e)
+		return nil, nil, context.Cause(ctx)
+	}
+	if e.err != nil {
+		m.release(e)
+		return nil, nil, e.err
+	}
+	var once sync.Once
+	return e.model, func() { once.Do(func() { m.release(e) }) }, nil
+}
+
+func (m *manager) release(e *entry) {
+	m.mu.Lock()
+	e.refs--
+	e.lastUsed = m.now()
+	m.mu.Unlock()
+	m.enforce()
+}
+
+// load runs the loader for e, without a request's context: other
+// requests may wait for the same model.
+func (m *manager) load(e *entry) {
+	start := time.Now()
+	model, err := m.loader.Load(context.Background(), e.id)
+	if err != nil && !errors.Is(err, runtime.ErrModelNotFound) {
+		err = fmt.Errorf("loading model %s: %w", e.id, err)
+	}
+	if m.onLoad != nil {
+		m.onLoad(e.id, time.Since(start), err)
+	}
+	m.mu.Lock()
+	closed := m.closed
+	if err != nil || closed {
+		delete(m.entries, e.id)
+	} else {
+		e.model, e.info = model, model.Info()
+		e.loadedAt, e.lastUsed = m.now(), m.now()
+		if a := alias(e.id); a != e.id {
+			if _, taken := m.aliases[a]; !taken {
+				m.aliases[a] = e.id
+			}
+		}
+	}
+	if closed && err == nil {
+		err = ErrShutdown
+	}
+	e.err = err
+	close(e.ready)
+	m.mu.Unlock()
+	if closed && model != nil {
+		model.Close()
+	}
+	m.enforce()
+}
+
+// enforce unloads models idle beyond keepAlive, then the least recently
+// used idle ones beyond maxLoaded.
+func (m *manager) enforce() {
+	var victims []*entry
+	m.mu.Lock()
+	now := m.now()
+	var idle []*entry
+	count := 0
+	for _, e := range m.entries {
+		if e.model == nil {
+			count++ // loading
+			continue
+		}
+		count++
+		if e.refs > 0 || e.pinned {
+			continue
+		}
+		if m.keepAlive > 0 && now.Sub(e.lastUsed) >= m.keepAlive {
+			victims = append(victims, e)
+			count--
+			continue
+		}
+		idle = append(idle, e)
+	}
+	sort.Slice(idle, func(i, j int) bool { return idle[i].lastUsed.Before(idle[j].lastUsed) })
+	for _, e := range idle {
+		if m.maxLoaded <= 0 || count <= m.maxLoaded {
+			break
+		}
+		victims = append(victims, e)
+		count--
+	}
+	for _, e := range victims {
+		m.forget(e)
+	}
+	m.mu.Unlock()
+	for _, e := range victims {
+		e.model.Close()
+	}
+}
+
+// forget removes e and its alias; m.mu is held.
+func (m *manager) forget(e *entry) {
+	delete(m.entries, e.id)
+	if m.aliases[alias(e.id)] == e.id {
+		delete(m.aliases, alias(e.id))
+	}
+}
+
+// janitor calls enforce every interval until ctx is done.
+func (m *manager) janitor(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			m.enforce()
+		}
+	}
+}
+
+// loadedModel is a snapshot of a loaded model for the listings.
+type loadedModel struct {
+	ID       string
+	Info     ModelInfo
+	Loaded   time.Time
+	LastUsed time.Time
+	Refs     int
+	Pinned   bool
+	Expires  time.Time // zero: never
+}
+
+// list returns the loaded models, sorted by id.
+func (m *manager) list() []loadedModel {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []loadedModel
+	for _, e := range m.entries {
+		if e.model == nil {
+			continue
+		}
+		lm := loadedModel{ID: e.id, Info: e.info, Loaded: e.loadedAt, LastUsed: e.lastUsed, Refs: e.refs, Pinned: e.pinned}
+		if m.keepAlive > 0 && !e.pinned {
+			lm.Expires = e.lastUsed.Add(m.keepAlive)
+		}
+		out = append(out, lm)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// lookup returns the loaded model named id (or its alias).
+func (m *manager) lookup(id string) (loadedModel, bool) {
+	m.mu.Lock()
+	id = m.canonical(id)
+	m.mu.Unlock()
+	for _, lm := range m.list() {
+		if lm.ID == id {
+			return lm, true
+		}
+	}
+	return loadedModel{}, false
+}
+
+// loading counts the models being loaded.
+func (m *manager) loading() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, e := range m.entries {
+		if e.model == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// loaded counts the loaded models.
+func (m *manager) loaded() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, e := range m.entries {
+		if e.model != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// close unloads every model; later acquires fail with ErrShutdown.
+func (m *manager) close() {
+	m.mu.Lock()
+	m.closed = true
+	var models []Model
+	for _, e := range m.entries {
+		if e.model != nil {
+			models = append(models, e.model)
+			m.forget(e)
+		}
+	}
+	m.mu.Unlock()
+	for _, md := range models {
+		md.Close()
+	}
+}

@@ -1,0 +1,123 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/runtime/sample"
+	"github.com/mlxrun/mlx/server/toolparse"
+)
+
+// Generator runs one generation and streams its events (runtime.Engine's
+// method).
+type Generator interface {
+	Generate(ctx context.Context, req runtime.Request, emit func(runtime.Event) error) (runtime.Result, error)
+}
+
+// Model is a loaded model as the server uses it.
+type Model interface {
+	Generator
+	// Info describes the model; it does not change while it is loaded.
+	Info() ModelInfo
+	// Tokenize encodes text; addSpecial adds what the tokenizer's
+	// post-processor adds (BOS).
+	Tokenize(text string, addSpecial bool) []int32
+	// Detokenize decodes ids; skipSpecial drops special tokens.
+	Detokenize(ids []int32, skipSpecial bool) string
+	// RenderChat applies the model's chat template.
+	RenderChat(msgs []ChatMessage, opt ChatOptions) (string, error)
+	// Close releases the model.
+	Close() error
+}
+
+// Scorer is implemented by models that can measure the log-probabilities
+// of a prompt's tokens (completions with echo and logprobs): entry i is for
+// ids[i+1] given ids[:i+1], with top alternatives.
+type Scorer interface {
+	PromptLogprobs(ctx context.Context, ids []int32, top int) ([]runtime.Logprob, error)
+}
+
+// Loader loads models by reference (a local path or a hub reference).
+// Errors wrapping runtime.ErrModelNotFound become 404s.
+type Loader interface {
+	Load(ctx context.Context, ref string) (Model, error)
+}
+
+// Lister is implemented by loaders that know models they could load (the
+// local cache); GET /mlx/models lists them.
+type Lister interface {
+	Available() []Available
+}
+
+// Available is a model that can be loaded.
+type Available struct {
+	ID           string `json:"id"`
+	Format       string `json:"format,omitempty"`
+	Quantization string `json:"quantization,omitempty"`
+	Size         int64  `json:"size,omitempty"`
+	Path         string `json:"path,omitempty"`
+}
+
+// ModelInfo describes a loaded model.
+type ModelInfo struct {
+	Path         string
+	Format       string // "gguf", "safetensors", "mlx"
+	Quantization string
+	Arch         string
+	Parameters   int64
+	Context      int   // context length in tokens
+	VocabSize    int   // token ids are below it
+	Memory       int64 // bytes: weights, KV cache, scratch
+	LoadTime     time.Duration
+	// Parallel is how many sequences the engine runs at once (≥ 1): the n
+	// choices of a request run that many at a time.
+	Parallel int
+	// Defaults are the sampling parameters of a request that sets none
+	// (the model's generation_config.json over sample.Defaults).
+	Defaults sample.Params
+	// ToolFormat is the tool call syntax of the chat template.
+	ToolFormat toolparse.Format
+	// Created is when the model files were made (the "created" of
+	// /v1/models); zero means the load time.
+	Created time.Time
+}
+
+// ChatMessage is a message as chat templates take it: tool call
+// arguments are JSON values, not JSON text.
+type ChatMessage struct {
+	Role             string             `json:"role"`
+	Content          any                `json:"content"` // a string, or nil
+	Name             string             `json:"name,omitempty"`
+	ToolCalls        []TemplateToolCall `json:"tool_calls,omitempty"`
+	ToolCallID       string             `json:"tool_call_id,omitempty"`
+	ReasoningContent string             `json:"reasoning_content,omitempty"`
+}
+
+// TemplateToolCall is a tool call of an assistant message.
+type TemplateToolCall struct {
+	ID       string               `json:"id,omitempty"`
+	Type     string               `json:"type"`
+	Function TemplateFunctionCall `json:"function"`
+}
+
+// TemplateFunctionCall is the function of a tool call: Arguments holds a
+// JSON value (the parsed object), or the text when it is not JSON.
+type TemplateFunctionCall struct {
+	Name      string `json:"name"`
+	Arguments any    `json:"arguments"`
+}
+
+// ChatOptions are the inputs of a chat template besides the messages.
+type ChatOptions struct {
+	// Tools are the declared tools, as JSON values ({"type":"function",
+	// "function":{...}}); nil when none.
+	Tools []any
+	// AddGenerationPrompt opens an assistant turn at the end.
+	AddGenerationPrompt bool
+	// ContinueFinalMessage leaves the last (assistant) message open.
+	ContinueFinalMessage bool
+	// Kwargs are extra template variables (chat_template_kwargs, e.g.
+	// enable_thinking).
+	Kwargs map[string]any
+}

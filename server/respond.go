@@ -1,0 +1,171 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync"
+
+	"github.com/mlxrun/mlx/runtime"
+
+	"github.com/mlxrun/mlx/server/sse"
+)
+
+// delivery takes the chunks of a response: an SSE stream, or an
+// aggregator that builds the non-streamed response from the same chunks.
+type delivery[T any] interface {
+	send(chunk *T) error
+	annotate(a annotation) error
+}
+
+// aggregator is a delivery that builds a whole response.
+type aggregator[T any] interface {
+	delivery[T]
+	result() any
+}
+
+// annotation is an extension frame (event: annotation) that OpenAI
+// clients ignore: the token ids of a choice's delta, or its timings.
+type annotation struct {
+	Index    int            `json:"index"`
+	TokenIDs []int32        `json:"token_ids,omitempty"`
+	Timing   *timingSummary `json:"timing,omitempty"`
+}
+
+// timingSummary is the timing annotation of a finished choice.
+type timingSummary struct {
+	QueueMS      float64 `json:"queue_ms"`
+	TTFTMS       float64 `json:"ttft_ms"`
+	PrefillMS    float64 `json:"prefill_ms"`
+	DecodeMS     float64 `json:"decode_ms"`
+	PrefillRate  float64 `json:"prefill_tokens_per_second"`
+	DecodeRate   float64 `json:"decode_tokens_per_second"`
+	CachedTokens int     `json:"cached_tokens"`
+}
+
+// annotations collects the annotations of an aggregated response.
+type annotations struct{ list []annotation }
+
+func (a *annotations) annotate(an annotation) error {
+	a.list = append(a.list, an)
+	return nil
+}
+
+// sseDelivery writes chunks as data frames.
+type sseDelivery[T any] struct{ w *sse.Writer }
+
+func (d sseDelivery[T]) send(chunk *T) error {
+	b, err := json.Marshal(chunk)
+	if err != nil {
+		return err
+	}
+	return d.w.Data(b)
+}
+
+func (d sseDelivery[T]) annotate(a annotation) error {
+	b, err := json.Marshal(a)
+	if err != nil {
+		return err
+	}
+	return d.w.Event("annotation", b)
+}
+
+// respond runs gen, the one code path of a generation: streamed, inside
+// fasthttp's body stream writer, as Server-Sent Events; otherwise into agg,
+// whose result is the JSON body. release runs when generation is over.
+func respond[T any](s *Server, c *call, stream bool, agg aggregator[T], release func(), gen func(context.Context, delivery[T]) error) {
+	if !stream {
+		defer release()
+		ctx, stop := watchClient(s.base, c.rc.Conn())
+		err := gen(ctx, agg)
+		stop()
+		if err != nil {
+			e := apiError(err)
+			if errors.Is(err, ErrClientGone) {
+				c.status = 499
+			}
+			writeError(c.rc, e)
+			return
+		}
+		writeJSON(c.rc, http.StatusOK, agg.result())
+		return
+	}
+	c.streaming = true
+	rc := c.rc
+	rc.SetStatusCode(http.StatusOK)
+	rc.SetContentType("text/event-stream")
+	rc.Response.Header.Set("Cache-Control", "no-cache")
+	rc.Response.Header.Set("X-Accel-Buffering", "no")
+	rc.Response.ImmediateHeaderFlush = true
+	conn := rc.Conn()
+	rc.SetBodyStreamWriter(func(bw *bufio.Writer) {
+		defer c.finish()
+		defer release()
+		ctx, stop := watchClient(s.base, conn)
+		w := sse.NewWriter(bw)
+		kaCtx, kaStop := context.WithCancel(ctx)
+		var ka sync.WaitGroup
+		ka.Add(1)
+		go func() {
+			defer ka.Done()
+			w.KeepAlive(kaCtx, s.opt.SSEKeepAlive, nil)
+		}()
+		err := gen(ctx, sseDelivery[T]{w})
+		kaStop()
+		ka.Wait()
+		switch {
+		case err == nil:
+			err = w.Done()
+		case w.Err() == nil && !errors.Is(err, ErrClientGone):
+			e := apiError(err)
+			c.status = e.Status
+			err = w.Event("error", e.Body())
+		}
+		if err != nil && c.status == 0 {
+			c.status = 499 // the client went away
+		}
+		stop()
+		w.Close() // nothing may touch bw once this function returns
+	})
+}
+
+// generation is a prepared request: its sequences, and how their events
+// become chunks of type T.
+type generation[T any] interface {
+	seqHandler
+	requestID() string
+	requests() []runtime.Request
+	// open starts the response on out, before the sequences run.
+	open(ctx context.Context, out delivery[T]) error
+	// finish ends it after they all ended.
+	finish() error
+}
+
+// serveGeneration is the flow of the generating routes: get the model,
+// prepare the generation, run its sequences into the response.
+func serveGeneration[T any](s *Server, c *call, model string, stream bool, prepare func(Model) (generation[T], aggregator[T], error)) {
+	m, release, err := s.acquire(c, model)
+	if err != nil {
+		writeError(c.rc, apiError(err))
+		return
+	}
+	g, agg, err := prepare(m)
+	if err != nil {
+		release()
+		writeError(c.rc, apiError(err))
+		return
+	}
+	c.rc.Response.Header.Set("X-Request-Id", g.requestID())
+	r := &runner{srv: s, model: m, name: model, start: c.start, parallel: m.Info().Parallel}
+	respond(s, c, stream, agg, release, func(ctx context.Context, out delivery[T]) error {
+		if err := g.open(ctx, out); err != nil {
+			return err
+		}
+		if err := r.run(ctx, g.requests(), g); err != nil {
+			return err
+		}
+		return g.finish()
+	})
+}

@@ -1,0 +1,126 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/mlxrun/mlx/server/openai"
+)
+
+// Route names: the metric label of each route, also its canonical path.
+const (
+	routeChat        = "/v1/chat/completions"
+	routeCompletions = "/v1/completions"
+	routeModels      = "/v1/models"
+	routeModel       = "/v1/models/{id}"
+	routeHealth      = "/health"
+	routeMetrics     = "/metrics"
+	routeMLXModels   = "/mlx/models"
+	routeOther       = "other"
+)
+
+// call is one request being served. Streaming handlers finish it from
+// their body stream writer, after the handler returned.
+type call struct {
+	rc        *fasthttp.RequestCtx
+	route     string
+	start     time.Time
+	streaming bool
+	status    int
+	srv       *Server
+}
+
+// finish records the request's metrics and log line, once.
+func (c *call) finish() {
+	status := c.status
+	if status == 0 {
+		status = c.rc.Response.StatusCode()
+	}
+	d := time.Since(c.start)
+	c.srv.obs.requests.Inc(c.route, strconv.Itoa(status))
+	c.srv.obs.duration.Observe(d.Seconds(), c.route)
+	c.srv.obs.inFlight.Add(-1)
+	c.srv.opt.Log.Info("request", "method", string(c.rc.Method()), "path", string(c.rc.Path()),
+		"status", status, "ms", d.Milliseconds(), "remote", c.rc.RemoteAddr().String())
+}
+
+// Handler returns the request handler (Serve uses it; tests may too).
+func (s *Server) Handler() fasthttp.RequestHandler {
+	return func(rc *fasthttp.RequestCtx) {
+		route, handle, allowed := s.route(rc)
+		c := &call{rc: rc, route: route, start: time.Now(), srv: s}
+		s.obs.inFlight.Add(1)
+		defer func() {
+			if !c.streaming {
+				c.finish()
+			}
+		}()
+		if !s.cors(rc) {
+			return
+		}
+		switch {
+		case handle == nil:
+			writeError(rc, &openai.Error{Status: http.StatusNotFound, Type: openai.TypeInvalidRequest,
+				Message: fmt.Sprintf("Invalid URL (%s %s)", rc.Method(), rc.Path())})
+		case !allowed:
+			rc.Response.Header.Set("Allow", methodOf(route))
+			writeError(rc, &openai.Error{Status: http.StatusMethodNotAllowed, Type: openai.TypeInvalidRequest,
+				Message: fmt.Sprintf("Method %s is not allowed on %s: use %s.", rc.Method(), rc.Path(), methodOf(route))})
+		case route != routeHealth && !s.authorized(rc):
+			writeError(rc, &openai.Error{Status: http.StatusUnauthorized, Type: openai.TypeInvalidRequest, Code: openai.CodeInvalidAPIKey,
+				Message: "Incorrect API key provided. Send it as 'Authorization: Bearer <key>'."})
+		default:
+			handle(c)
+		}
+	}
+}
+
+// route finds the handler of a request; allowed is false for a known path
+// with the wrong method. Every path works with and without /v1.
+func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call), allowed bool) {
+	path := string(rc.Request.URI().PathOriginal())
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	path = strings.TrimSuffix(strings.TrimPrefix(path, "/v1"), "/")
+	method := string(rc.Method())
+	switch path {
+	case "/chat/completions":
+		route, handle = routeChat, s.handleChat
+	case "/completions":
+		route, handle = routeCompletions, s.handleCompletions
+	case "/models":
+		route, handle = routeModels, s.handleModels
+	case "/health":
+		route, handle = routeHealth, s.handleHealth
+	case "/metrics":
+		route, handle = routeMetrics, s.handleMetrics
+	case "/mlx/models":
+		route, handle = routeMLXModels, s.handleMLXModels
+	default:
+		id, ok := strings.CutPrefix(path, "/models/")
+		if !ok || id == "" {
+			return routeOther, nil, false
+		}
+		if u, err := url.PathUnescape(id); err == nil {
+			id = u
+		}
+		route = routeModel
+		handle = func(c *call) { s.handleModel(c, id) }
+	}
+	want := methodOf(route)
+	return route, handle, method == want || (method == http.MethodHead && want == http.MethodGet)
+}
+
+func methodOf(route string) string {
+	if route == routeChat || route == routeCompletions {
+		return http.MethodPost
+	}
+	return http.MethodGet
+}

@@ -1,0 +1,163 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxBody      = 16 << 20
+	DefaultSSEKeepAlive = 15 * time.Second
+	DefaultKeepAlive    = 5 * time.Minute
+)
+
+// Options configure a Server. The zero value of each field picks the
+// default in its comment.
+type Options struct {
+	// APIKey, when set, is required as "Authorization: Bearer <key>" on
+	// every route but /health.
+	APIKey string
+	// CORSOrigins are the origins allowed to call the API from a browser
+	// ("*" allows all); none sends no CORS headers.
+	CORSOrigins []string
+	// MaxBody bounds a request body in bytes (DefaultMaxBody); larger
+	// bodies get 413.
+	MaxBody int
+	// SSEKeepAlive is the idle time after which a stream gets a
+	// ": keep-alive" comment (DefaultSSEKeepAlive; negative: never).
+	SSEKeepAlive time.Duration
+	// MaxLoaded bounds the loaded models (0: no bound); the least recently
+	// used idle model unloads first.
+	MaxLoaded int
+	// KeepAlive is how long an idle model stays loaded (DefaultKeepAlive;
+	// negative: forever). Models named at start stay loaded.
+	KeepAlive time.Duration
+	// Fingerprint is the system_fingerprint of responses.
+	Fingerprint string
+	// Log receives one line per request and the load events (nil: none).
+	Log *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxBody <= 0 {
+		o.MaxBody = DefaultMaxBody
+	}
+	if o.SSEKeepAlive == 0 {
+		o.SSEKeepAlive = DefaultSSEKeepAlive
+	}
+	if o.KeepAlive == 0 {
+		o.KeepAlive = DefaultKeepAlive
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return o
+}
+
+// Server is the HTTP API. Create it with New, then call Serve.
+type Server struct {
+	opt      Options
+	models   *manager
+	obs      *observer
+	loader   Loader
+	http     *fasthttp.Server
+	base     context.Context // cancelled when shutdown gives up waiting
+	cancel   context.CancelFunc
+	starting atomic.Int32   // models named at start not yet loaded
+	wg       sync.WaitGroup // generations running
+}
+
+// New returns a Server that loads models through l.
+func New(l Loader, opt Options) *Server {
+	opt = opt.withDefaults()
+	s := &Server{opt: opt, loader: l}
+	s.models = newManager(l, opt.MaxLoaded, opt.KeepAlive)
+	s.obs = newObserver(func() float64 { return float64(s.models.loaded()) })
+	s.models.onLoad = func(id string, d time.Duration, err error) {
+		s.obs.modelLoaded(id, d, err)
+		if err != nil {
+			opt.Log.Error("model load failed", "model", id, "err", err)
+		} else {
+			opt.Log.Info("model loaded", "model", id, "seconds", d.Seconds())
+		}
+	}
+	s.base, s.cancel = context.WithCancel(context.Background())
+	s.http = &fasthttp.Server{
+		Handler:               s.Handler(),
+		Name:                  "mlx",
+		MaxRequestBodySize:    opt.MaxBody,
+		ErrorHandler:          s.parseError,
+		NoDefaultServerHeader: false,
+		NoDefaultContentType:  true,
+		CloseOnShutdown:       true,
+		IdleTimeout:           2 * time.Minute,
+		ReadTimeout:           2 * time.Minute,
+		Logger:                discardLogger{},
+	}
+	go s.models.janitor(s.base, janitorInterval(opt.KeepAlive))
+	return s
+}
+
+func janitorInterval(keepAlive time.Duration) time.Duration {
+	if keepAlive > 0 && keepAlive/4 < time.Second {
+		return max(keepAlive/4, 10*time.Millisecond)
+	}
+	return time.Second
+}
+
+// discardLogger silences fasthttp's own log lines.
+type discardLogger struct{}
+
+func (discardLogger) Printf(string, ...any) {}
+
+// Preload loads the models named at start, in order; they are never
+// unloaded while the server runs. /health answers 503 until it returns.
+// The first error stops it.
+func (s *Server) Preload(ctx context.Context, refs ...string) error {
+	s.starting.Add(int32(len(refs)))
+	defer s.starting.Store(0)
+	for _, ref := range refs {
+		_, release, err := s.models.acquire(ctx, ref, true)
+		if err != nil {
+			return err
+		}
+		release()
+		s.starting.Add(-1)
+	}
+	return nil
+}
+
+// Serve answers requests on ln until Shutdown.
+func (s *Server) Serve(ln net.Listener) error {
+	return s.http.Serve(watchListener{ln})
+}
+
+// Shutdown stops accepting connections and waits for the requests being
+// served; when ctx ends first, it cancels the generations still running
+// and waits for them. Then it unloads the models.
+func (s *Server) Shutdown(ctx context.Context) error {
+	done := make(chan error, 1)
+	go func() { done <- s.http.ShutdownWithContext(ctx) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	s.cancel()
+	s.wg.Wait()
+	s.models.close()
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return nil // cut short on purpose
+	}
+	return err
+}
