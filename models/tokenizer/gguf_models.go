@@ -92,23 +92,22 @@ func (v *ggufVocab) idOr(id int) int {
 	return -1
 }
 
-// scoreMerges derives BPE merges from SentencePiece scores: two adjacent
-// pieces merge when their concatenation is a normal token, the highest
-// score first (ties: leftmost), as llama.cpp's SPM tokenizer does.
+// scoreMerges derives BPE merges from SentencePiece scores the way Hugging
+// Face's converter does: two adjacent pieces merge when their concatenation
+// is a normal token. Merges rank by the score of that token (highest
+// first), then by the length in runes of the left and of the right part
+// (longest first), then by the token id and the ids of the parts.
 func (v *ggufVocab) scoreMerges(m *bpe) {
-	var normal []int
-	for id := range v.tokens {
-		if t := v.typ(id); t == ggufNormal || t == 0 {
-			normal = append(normal, id)
-		}
+	type cand struct {
+		score    float32
+		nl, nr   int
+		id, l, r int32
 	}
-	sort.SliceStable(normal, func(i, j int) bool { return v.scores[normal[i]] > v.scores[normal[j]] })
-	rank := 0
-	for k, id := range normal {
-		if k > 0 && v.scores[id] != v.scores[normal[k-1]] {
-			rank++
+	var all []cand
+	for id, tok := range v.tokens {
+		if t := v.typ(id); t != ggufNormal && t != 0 {
+			continue
 		}
-		tok := v.tokens[id]
 		for i := 1; i < len(tok); i++ {
 			if !utf8.RuneStart(tok[i]) {
 				continue
@@ -116,8 +115,29 @@ func (v *ggufVocab) scoreMerges(m *bpe) {
 			a, okA := v.vocab[tok[:i]]
 			b, okB := v.vocab[tok[i:]]
 			if okA && okB {
-				m.addMerge(a, b, int32(id), rank)
+				all = append(all, cand{v.scores[id], utf8.RuneCountInString(tok[:i]),
+					utf8.RuneCountInString(tok[i:]), int32(id), a, b})
 			}
 		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		x, y := all[i], all[j]
+		switch {
+		case x.score != y.score:
+			return x.score > y.score
+		case x.nl != y.nl:
+			return x.nl > y.nl
+		case x.nr != y.nr:
+			return x.nr > y.nr
+		case x.id != y.id:
+			return x.id < y.id
+		case x.l != y.l:
+			return x.l < y.l
+		}
+		return x.r < y.r
+	})
+	m.merges = make(map[uint64]uint64, len(all))
+	for rank, c := range all {
+		m.addMerge(c.l, c.r, c.id, rank)
 	}
 }
