@@ -12,7 +12,7 @@ import (
 // serveContent answers a GET or HEAD of a file's bytes: Range (one range,
 // 206), If-None-Match (304) and the injected faults. It logs the body
 // bytes written.
-func (s *Server) serveContent(w http.ResponseWriter, r *http.Request, b *blob, file string, i int) {
+func (s *Server) serveContent(w http.ResponseWriter, r *http.Request, b *blob, file string, i *Request) {
 	status := func(code int) { s.update(i, func(q *Request) { q.Status = code }) }
 	h := w.Header()
 	h.Set("Accept-Ranges", "bytes")
@@ -21,7 +21,13 @@ func (s *Server) serveContent(w http.ResponseWriter, r *http.Request, b *blob, f
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	start, end, partial, ok := parseRange(r.Header.Get("Range"), b.size)
+	s.mu.Lock()
+	rng := r.Header.Get("Range")
+	if s.noRanges {
+		rng = ""
+	}
+	s.mu.Unlock()
+	start, end, partial, ok := parseRange(rng, b.size)
 	if !ok {
 		status(http.StatusRequestedRangeNotSatisfiable)
 		h.Set("Content-Range", fmt.Sprintf("bytes */%d", b.size))
@@ -125,7 +131,7 @@ func parseRange(h string, size int64) (start, end int64, partial, ok bool) {
 type countWriter struct {
 	w io.Writer
 	s *Server
-	i int
+	i *Request
 }
 
 func (c *countWriter) Write(p []byte) (int, error) {

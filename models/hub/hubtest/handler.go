@@ -43,13 +43,13 @@ func (s *Server) routeResolve(w http.ResponseWriter, r *http.Request) {
 
 // open logs a hub request, looks up its repo and answers for the repo when
 // it is missing, renamed or gated; ok is false when it answered.
-func (s *Server) open(w http.ResponseWriter, r *http.Request) (v view, logIndex int, ok bool) {
+func (s *Server) open(w http.ResponseWriter, r *http.Request) (v view, entry *Request, ok bool) {
 	name := r.PathValue("org") + "/" + r.PathValue("name")
 	rev := r.PathValue("rev")
 	i := s.record(Request{Server: "hub", Method: r.Method, Path: r.URL.Path, File: r.PathValue("path"),
 		Range: r.Header.Get("Range"), Auth: r.Header.Get("Authorization")})
 	v = s.lookup(name, rev)
-	fail := func(code int, errCode, msg string) (view, int, bool) {
+	fail := func(code int, errCode, msg string) (view, *Request, bool) {
 		s.update(i, func(q *Request) { q.Status = code })
 		w.Header().Set("X-Error-Code", errCode)
 		w.Header().Set("X-Error-Message", msg)
@@ -210,7 +210,7 @@ func (s *Server) blobBySHA(sha string) *blob {
 	return nil
 }
 
-func (s *Server) writeJSON(w http.ResponseWriter, i int, v any) {
+func (s *Server) writeJSON(w http.ResponseWriter, i *Request, v any) {
 	body, _ := json.Marshal(v)
 	w.Header().Set("Content-Type", "application/json")
 	s.update(i, func(q *Request) { q.Status = http.StatusOK; q.BodyBytes = int64(len(body)) })

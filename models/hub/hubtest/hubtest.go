@@ -29,8 +29,9 @@ type Server struct {
 	repos      map[string]*repo
 	renamed    map[string]string // old repo → new repo
 	faults     []*Fault
-	log        []Request
+	log        []*Request
 	noRevision bool
+	noRanges   bool
 	treePage   int
 	hub, cdn   *http.Server
 	hubL, cdnL net.Listener
@@ -177,6 +178,14 @@ func (s *Server) DisableRevisionAPI() {
 	s.mu.Unlock()
 }
 
+// IgnoreRanges makes the server answer every Range request with the whole
+// file (200), as some proxies do.
+func (s *Server) IgnoreRanges() {
+	s.mu.Lock()
+	s.noRanges = true
+	s.mu.Unlock()
+}
+
 // SetTreePage sets how many entries a page of the tree API holds.
 func (s *Server) SetTreePage(n int) {
 	s.mu.Lock()
@@ -188,7 +197,11 @@ func (s *Server) SetTreePage(n int) {
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.log)
+	out := make([]Request, len(s.log))
+	for i, r := range s.log {
+		out[i] = *r
+	}
+	return out
 }
 
 // ClearRequests empties the request log.
@@ -210,19 +223,21 @@ func (s *Server) Served(file string) (bytes int64, gets int) {
 	return bytes, gets
 }
 
-// record appends a request to the log and returns its index.
-func (s *Server) record(r Request) int {
+// record appends a request to the log and returns its entry. A request that
+// outlives ClearRequests updates an entry no longer in the log.
+func (s *Server) record(r Request) *Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.log = append(s.log, r)
-	return len(s.log) - 1
+	e := &r
+	s.log = append(s.log, e)
+	return e
 }
 
 // update changes a logged request.
-func (s *Server) update(i int, f func(*Request)) {
+func (s *Server) update(e *Request, f func(*Request)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f(&s.log[i])
+	f(e)
 }
 
 // view is what a request sees of a repo at a revision.
