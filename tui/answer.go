@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -69,7 +70,10 @@ func (m *model) finish(msg streamDoneMsg) tea.Cmd {
 		m.state = stateIdle
 	}
 	if st := msg.stats; st.ContextSize > 0 {
-		m.ctxUsed, m.ctxSize = st.ContextUsed, st.ContextSize
+		m.ctxSize = st.ContextSize
+		if st.PromptTokens > 0 {
+			m.ctxUsed = st.ContextUsed
+		}
 	}
 	if msg.stats.TokensPerSecond > 0 {
 		m.rate = msg.stats.TokensPerSecond
@@ -81,7 +85,7 @@ func (m *model) finish(msg streamDoneMsg) tea.Cmd {
 	var cmd tea.Cmd
 	switch {
 	case answer != "" || reasoning != "":
-		e := &entry{id: m.newID(), kind: entryAnswer, text: answer, reasoning: reasoning, note: endNote(s.stopped, msg.stats)}
+		e := &entry{id: m.newID(), kind: entryAnswer, text: answer, reasoning: reasoning, note: endNote(s.stopped, s.maxTokens, msg.stats)}
 		m.transcript.Add(e)
 		m.messages = append(m.messages, Message{Role: RoleAssistant, Content: answer, Reasoning: reasoning})
 		cmd = m.markdownCmd([]*entry{e})
@@ -100,12 +104,14 @@ func (m *model) finish(msg streamDoneMsg) tea.Cmd {
 }
 
 // endNote says why an answer ended, when it did not simply finish.
-func endNote(stopped bool, st Stats) string {
+func endNote(stopped bool, maxTokens int, st Stats) string {
 	switch {
 	case stopped:
 		return "stopped"
-	case st.Finish == FinishLength:
-		return "cut at the length limit (max_tokens or the end of the context)"
+	case st.Finish != FinishLength:
+		return ""
+	case maxTokens > 0 && st.CompletionTokens >= maxTokens:
+		return fmt.Sprintf("cut at max_tokens (%d)", maxTokens)
 	}
-	return ""
+	return "cut at the end of the context: /clear starts a new conversation"
 }

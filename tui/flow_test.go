@@ -36,7 +36,7 @@ func (echoGen) Chat(ctx context.Context, req ChatRequest, emit func(Delta) error
 			}
 		}
 	}
-	return Stats{Finish: FinishStop, TokensPerSecond: 99, ContextUsed: 20, ContextSize: 4096}, nil
+	return Stats{Finish: FinishStop, TokensPerSecond: 99, PromptTokens: 10, ContextUsed: 20, ContextSize: 4096}, nil
 }
 
 // TestFlow drives the real bubbletea program: type, stream, stop, quit.

@@ -96,6 +96,7 @@ func (m *model) send(text string) tea.Cmd {
 	req := ChatRequest{Messages: m.conversation(), Settings: m.settings}
 	ctx, cancel := m.newCtx()
 	s := newStream(m.newID(), cancel)
+	s.maxTokens = m.settings.MaxTokens
 	m.stream, m.state = s, stateStreaming
 	m.renderTail()
 	return tea.Batch(chatCmd(ctx, m.gen, req, s), waitCmd(s), m.frameTick(s.id))

@@ -11,7 +11,7 @@ import (
 )
 
 func TestChatStreamsAnswer(t *testing.T) {
-	gen := &fakeGen{deltas: words("Hello there, friend."), stats: Stats{Finish: FinishStop, TokensPerSecond: 12.5, ContextUsed: 30, ContextSize: 4096}}
+	gen := &fakeGen{deltas: words("Hello there, friend."), stats: Stats{Finish: FinishStop, TokensPerSecond: 12.5, PromptTokens: 20, ContextUsed: 30, ContextSize: 4096}}
 	h := newHarness(t, gen, 60, 16)
 	h.submit("/system Be kind.")
 	h.ask("hi")

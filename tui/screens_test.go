@@ -21,7 +21,7 @@ func TestScreens(t *testing.T) {
 		steps  func(h *harness)
 	}{
 		{"empty", 12, &fakeGen{}, func(h *harness) {}},
-		{"answer", 24, &fakeGen{deltas: words(markdownAnswer), stats: Stats{Finish: FinishStop, TokensPerSecond: 42.5, ContextUsed: 120, ContextSize: 4096}},
+		{"answer", 24, &fakeGen{deltas: words(markdownAnswer), stats: Stats{Finish: FinishStop, TokensPerSecond: 42.5, PromptTokens: 100, ContextUsed: 120, ContextSize: 4096}},
 			func(h *harness) { h.submit("/system Be brief."); h.ask("How do I speed up this loop?") }},
 		{"reasoning", 16, &fakeGen{deltas: words("<think>The user greets me. I should greet back, briefly.</think>\n\nHello! How can I help?")},
 			func(h *harness) { h.ask("hello") }},

@@ -32,6 +32,8 @@ type stream struct {
 	rate    float64   // tokens per second so far
 	dirty   bool      // raw changed since the last frame
 	stopped bool      // the person stopped the answer
+	// maxTokens is the request's max_tokens, to tell why it ended.
+	maxTokens int
 }
 
 type streamEvent struct {
