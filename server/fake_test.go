@@ -203,3 +203,6 @@ func (l *fakeLoader) count(ref string) int {
 func (l *fakeLoader) Available() []Available {
 	return []Available{{ID: "org/cached-model", Format: "gguf", Quantization: "Q4_K_M", Size: 1234}}
 }
+
+// errBusyForTest is the engine's busy error.
+var errBusyForTest = runtime.ErrBusy

@@ -1,0 +1,169 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mlxrun/mlx/runtime"
+)
+
+func fakes(ids ...string) (*fakeLoader, map[string]*fakeModel) {
+	ms := map[string]*fakeModel{}
+	var list []*fakeModel
+	for _, id := range ids {
+		f := newFake("ok")
+		f.id = id
+		ms[id] = f
+		list = append(list, f)
+	}
+	return newFakeLoader(list...), ms
+}
+
+func TestManagerLoadsOnce(t *testing.T) {
+	l, _ := fakes("a")
+	l.delay = 50 * time.Millisecond
+	m := newManager(l, 0, 0)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, release, err := m.acquire(context.Background(), "a", false)
+			if err == nil {
+				release()
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := l.count("a"); n != 1 {
+		t.Errorf("8 concurrent requests loaded the model %d times, want 1", n)
+	}
+}
+
+func TestManagerLRU(t *testing.T) {
+	l, ms := fakes("a", "b", "c")
+	m := newManager(l, 2, 0)
+	use := func(id string) {
+		t.Helper()
+		_, release, err := m.acquire(context.Background(), id, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Millisecond) // distinct last-use times
+		release()
+	}
+	use("a")
+	use("b")
+	use("a") // b is now the least recently used
+	use("c")
+	if !ms["b"].closed.Load() || ms["a"].closed.Load() || ms["c"].closed.Load() {
+		t.Errorf("closed a=%v b=%v c=%v, want only b", ms["a"].closed.Load(), ms["b"].closed.Load(), ms["c"].closed.Load())
+	}
+	if n := m.loaded(); n != 2 {
+		t.Errorf("%d loaded, want 2", n)
+	}
+}
+
+func TestManagerBusyModelsStay(t *testing.T) {
+	l, ms := fakes("a", "b")
+	m := newManager(l, 1, 0)
+	_, releaseA, err := m.acquire(context.Background(), "a", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, releaseB, err := m.acquire(context.Background(), "b", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms["a"].closed.Load() {
+		t.Fatal("a model in use was unloaded")
+	}
+	releaseA()
+	if !ms["a"].closed.Load() {
+		t.Error("a was not unloaded once idle beyond --max-loaded")
+	}
+	releaseB()
+}
+
+func TestManagerKeepAlive(t *testing.T) {
+	l, ms := fakes("a", "pinned")
+	m := newManager(l, 0, 30*time.Millisecond)
+	for _, id := range []string{"a", "pinned"} {
+		_, release, err := m.acquire(context.Background(), id, id == "pinned")
+		if err != nil {
+			t.Fatal(err)
+		}
+		release()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go m.janitor(ctx, 5*time.Millisecond)
+	if !waitFor(time.Second, func() bool { return ms["a"].closed.Load() }) {
+		t.Fatal("idle model not unloaded after keep-alive")
+	}
+	if ms["pinned"].closed.Load() || m.loaded() != 1 {
+		t.Error("the pinned model was unloaded")
+	}
+}
+
+func TestManagerErrors(t *testing.T) {
+	l, _ := fakes("a")
+	m := newManager(l, 0, 0)
+	if _, _, err := m.acquire(context.Background(), "missing", false); !errors.Is(err, runtime.ErrModelNotFound) {
+		t.Errorf("missing model: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	l.delay = 50 * time.Millisecond
+	if _, _, err := m.acquire(ctx, "a", false); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled wait: %v", err)
+	}
+	m.close()
+	if _, _, err := m.acquire(context.Background(), "a", false); !errors.Is(err, ErrShutdown) {
+		t.Errorf("after close: %v", err)
+	}
+}
+
+func TestManagerAlias(t *testing.T) {
+	l, _ := fakes("/models/qwen3-tiny.gguf")
+	m := newManager(l, 0, 0)
+	if _, release, err := m.acquire(context.Background(), "/models/qwen3-tiny.gguf", true); err != nil {
+		t.Fatal(err)
+	} else {
+		release()
+	}
+	if _, ok := m.lookup("qwen3-tiny"); !ok {
+		t.Error("the short name does not find the model")
+	}
+}
+
+func TestShutdownCancelsStreams(t *testing.T) {
+	f := newFake("slow reply that never ends")
+	f.id, f.delay = "m", time.Hour
+	ts := start(t, newFakeLoader(f), Options{})
+	conn := openStream(t, ts, "/v1/chat/completions", `{"model":"m","stream":true,`+userHi+`}`)
+	defer conn.Close()
+	if !waitFor(time.Second, func() bool { return f.active.Load() == 1 }) {
+		t.Fatal("no generation")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if err := ts.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if f.active.Load() != 0 || !f.closed.Load() || time.Since(start) > time.Second {
+		t.Errorf("after shutdown: %d generations, closed %v, took %v", f.active.Load(), f.closed.Load(), time.Since(start))
+	}
+}
