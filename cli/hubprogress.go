@@ -62,6 +62,10 @@ func (p *pullProgress) update(ev hub.Progress) {
 			fmt.Fprintf(p.w, "%s: %s %s/s\n", name, percent(ev.Done, ev.Total), formatBytes(int64(rate)))
 			p.last, p.lastN = now, ev.Done
 		}
+	case hub.EventVerify:
+		if p.tty && p.bar != nil {
+			p.bar.Describe(name + " (checking)")
+		}
 	case hub.EventDone:
 		if p.tty && p.bar != nil {
 			p.bar.Finish()

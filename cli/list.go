@@ -39,6 +39,9 @@ that pull, run and rm accept instead.`,
 				return fmt.Errorf("reading the cache %s: %w", opts.CacheDir, err)
 			}
 			if asJSON {
+				if models == nil {
+					models = []hub.Model{} // [] rather than null
+				}
 				return writeJSON(out, models)
 			}
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)

@@ -42,7 +42,7 @@ func (s *Server) LoadDir(root string) error {
 // loadRepo hashes the files of one repo folder.
 func loadRepo(dir string) (map[string]*blob, error) {
 	blobs := map[string]*blob{}
-	err := walk(dir, "", func(rel, file string) error {
+	err := walk(dir, "", 0, func(rel, file string) error {
 		b, err := fileBlob(rel, file)
 		if err == nil {
 			blobs[rel] = b
@@ -52,9 +52,15 @@ func loadRepo(dir string) (map[string]*blob, error) {
 	return blobs, err
 }
 
+// maxDepth bounds the folders walk goes down, against link loops.
+const maxDepth = 16
+
 // walk calls fn for each regular file below dir, following links to files
 // and folders.
-func walk(dir, prefix string, fn func(rel, file string) error) error {
+func walk(dir, prefix string, depth int, fn func(rel, file string) error) error {
+	if depth > maxDepth {
+		return fmt.Errorf("hubtest: %s: more than %d folders deep", dir, maxDepth)
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("hubtest: %w", err)
@@ -71,7 +77,7 @@ func walk(dir, prefix string, fn func(rel, file string) error) error {
 		rel := prefix + e.Name()
 		switch {
 		case st.IsDir():
-			err = walk(full, rel+"/", fn)
+			err = walk(full, rel+"/", depth+1, fn)
 		case st.Mode().Type()&fs.ModeType == 0:
 			err = fn(rel, full)
 		}
