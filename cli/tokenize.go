@@ -19,7 +19,7 @@ func init() { register(newTokenizeCmd) }
 
 func newTokenizeCmd() *cobra.Command {
 	var ids string
-	var special, tokens bool
+	var special, tokens, plain bool
 	cmd := &cobra.Command{
 		Use:   "tokenize MODEL [TEXT]",
 		Short: "Show the token ids of a text, or the text of token ids",
@@ -56,6 +56,9 @@ With --ids, decode the given ids back to text instead.`,
 				return err
 			}
 			list := tok.Encode(text, special)
+			if plain {
+				list = tok.EncodePlain(text)
+			}
 			if tokens {
 				writeTokenLines(out, tok, list)
 			}
@@ -70,6 +73,8 @@ With --ids, decode the given ids back to text instead.`,
 	cmd.Flags().StringVar(&ids, "ids", "", "decode these token ids (comma- or space-separated) instead")
 	cmd.Flags().BoolVar(&special, "special", false, "add BOS/EOS as the model's tokenizer config says")
 	cmd.Flags().BoolVar(&tokens, "tokens", false, "also print each token: id, vocabulary entry, text")
+	cmd.Flags().BoolVar(&plain, "plain", false, "treat special tokens written in TEXT as plain text")
+	cmd.MarkFlagsMutuallyExclusive("plain", "special")
 	return cmd
 }
 

