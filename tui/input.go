@@ -31,11 +31,8 @@ func newInput(st *styles) input {
 		}
 		return promptMore
 	})
-	focused, blurred := textarea.DefaultStyles()
-	focused.CursorLine, blurred.CursorLine = focused.Base, blurred.Base
-	focused.Prompt, blurred.Prompt = st.prompt, st.prompt
-	focused.Placeholder, blurred.Placeholder = st.placeholder, st.placeholder
-	ta.FocusedStyle, ta.BlurredStyle = focused, blurred
+	ta.FocusedStyle, ta.BlurredStyle = st.input, st.input
+	ta.Cursor.Style, ta.Cursor.TextStyle = st.cursor, st.input.Text
 	ta.KeyMap.InsertNewline.SetEnabled(false) // Enter is the chat's
 	ta.Focus()
 	ta.Cursor.SetMode(cursor.CursorStatic) // no blink: nothing to redraw while idle

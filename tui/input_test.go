@@ -29,6 +29,10 @@ func TestMultilineInput(t *testing.T) {
 			h.submit("")
 			h.submit(`line three"""`)
 		}, "line one\n\nline three", ""},
+		{"paste keeps its lines", func(h *harness) {
+			h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("one\rtwo\nthree"), Paste: true})
+			h.key(tea.KeyEnter)
+		}, "one\ntwo\nthree", ""},
 		{`open """ block`, func(h *harness) { h.submit(`"""`); h.submit("still open") }, "", "\"\"\"\nstill open\n"},
 	}
 	for _, tc := range tests {

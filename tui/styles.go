@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/charmbracelet/bubbles/textarea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 )
@@ -20,7 +21,8 @@ type styles struct {
 	statusModel lipgloss.Style // the model's name in it
 	statusHint  lipgloss.Style // hints on its right
 	statusWarn  lipgloss.Style // "press Ctrl+C again to exit"
-	placeholder lipgloss.Style // the empty input's hint
+	input       textarea.Style // the input, focused or not
+	cursor      lipgloss.Style // the input's cursor
 
 	markdown string          // glamour's standard style
 	profile  termenv.Profile // glamour's color profile
@@ -45,10 +47,13 @@ func newStyles(r *lipgloss.Renderer, dark bool) *styles {
 		statusModel: r.NewStyle().Foreground(lipgloss.Color(barFG)).Background(lipgloss.Color(barBG)).Bold(true),
 		statusHint:  r.NewStyle().Foreground(lipgloss.Color(dim)).Background(lipgloss.Color(barBG)),
 		statusWarn:  r.NewStyle().Foreground(lipgloss.Color(red)).Background(lipgloss.Color(barBG)).Bold(true),
-		placeholder: r.NewStyle().Foreground(lipgloss.Color(dim)),
+		cursor:      r.NewStyle().Reverse(true),
 		profile:     r.ColorProfile(),
 		markdown:    "light",
 	}
+	s.input = textarea.Style{Base: r.NewStyle(), CursorLine: r.NewStyle(), CursorLineNumber: r.NewStyle(),
+		EndOfBuffer: r.NewStyle(), LineNumber: r.NewStyle(), Text: r.NewStyle(),
+		Placeholder: r.NewStyle().Foreground(lipgloss.Color(dim)), Prompt: s.prompt}
 	switch {
 	case s.profile == termenv.Ascii:
 		s.markdown = "notty"
