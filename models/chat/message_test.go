@@ -1,0 +1,128 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+)
+
+func renderWith(t *testing.T, src string, in Input) string {
+	t.Helper()
+	tpl, err := Compile(src, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := tpl.Render(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestParsedMessagesKeepShape checks that parsed messages reach the
+// template with their keys in order, nulls as None and unknown keys kept.
+func TestParsedMessagesKeepShape(t *testing.T) {
+	js := `[{"content": null, "role": "assistant", "tool_calls": [{"type": "function",
+		"function": {"arguments": "{\"a\": 1}", "name": "f"}, "id": "x1"}], "name": null, "weird": {"b": 1, "a": [true]}},
+		{"role": "user", "content": [{"type": "text", "text": "hi"}, {"type": "image", "url": "u"}]}]`
+	msgs, err := ParseMessages([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := renderWith(t, "{{ messages|tojson }}", Input{Messages: msgs})
+	want := `[{"content": null, "role": "assistant", "tool_calls": [{"type": "function", "function": ` +
+		`{"arguments": "{\"a\": 1}", "name": "f"}, "id": "x1"}], "name": null, "weird": {"b": 1, "a": [true]}}, ` +
+		`{"role": "user", "content": [{"type": "text", "text": "hi"}, {"type": "image", "url": "u"}]}]`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestBuiltMessages checks messages built in Go: role and content always,
+// the optional fields only when set.
+func TestBuiltMessages(t *testing.T) {
+	msgs := []Message{
+		{Role: "system", Content: Text("be brief")},
+		{Role: "assistant", Content: Content{Null: true}, ReasoningContent: "think",
+			ToolCalls: []ToolCall{{ID: "c1", Function: FunctionCall{Name: "f", Arguments: json.RawMessage(`{"x": [1, 2]}`)}}}},
+		{Role: "tool", Content: Text("42"), ToolCallID: "c1", Name: "f"},
+	}
+	got := renderWith(t, "{{ messages|tojson }}", Input{Messages: msgs})
+	want := `[{"role": "system", "content": "be brief"}, {"role": "assistant", "content": null, ` +
+		`"reasoning_content": "think", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", ` +
+		`"arguments": {"x": [1, 2]}}}]}, {"role": "tool", "content": "42", "tool_call_id": "c1", "name": "f"}]`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestContextVariables checks the variables transformers passes: tools and
+// documents defined as None when absent, tokens only when set, kwargs last.
+func TestContextVariables(t *testing.T) {
+	src := "{{ tools is defined }}/{{ tools is none }}/{{ documents is none }}/{{ add_generation_prompt }}/" +
+		"{{ bos_token is defined }}/{{ eos_token }}/{{ enable_thinking }}/{{ strftime_now('%Y') }}/{{ extra.k }}"
+	now := func() time.Time { return time.Date(1999, 1, 2, 0, 0, 0, 0, time.UTC) }
+	in := Input{AddGenerationPrompt: true, Tokens: SpecialTokens{EOS: "</s>"}, Now: now,
+		Kwargs: map[string]any{"enable_thinking": false, "extra": json.RawMessage(`{"k": "v"}`), "eos_token": "E"}}
+	if got, want := renderWith(t, src, in), "True/True/True/True/False/E/False/1999/v"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	in.Tools = []json.RawMessage{}
+	if got := renderWith(t, "{{ tools is none }}{{ tools|length }}", in); got != "False0" {
+		t.Errorf("empty tools: %q", got)
+	}
+}
+
+func TestInputErrors(t *testing.T) {
+	tpl, err := Compile("{{ messages }}", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := []Input{
+		{Tools: []json.RawMessage{json.RawMessage(`{"a":`)}},
+		{Messages: []Message{{Role: "x", Extra: map[string]json.RawMessage{"k": json.RawMessage(`[`)}}}},
+		{Kwargs: map[string]any{"c": make(chan int)}},
+	}
+	for i, in := range bad {
+		if _, err := tpl.Render(context.Background(), in); !errors.Is(err, ErrInput) {
+			t.Errorf("input %d: got %v, want ErrInput", i, err)
+		}
+	}
+	for _, js := range []string{`{"role": "user"}`, `[{"role": 5}]`, `[{"content": {"a": 1}}]`, `[null]`} {
+		if _, err := ParseMessages([]byte(js)); !errors.Is(err, ErrInput) {
+			t.Errorf("ParseMessages(%s): got %v", js, err)
+		}
+	}
+}
+
+func TestCompileError(t *testing.T) {
+	if _, err := Compile("{% if %}", "bad.jinja"); !errors.Is(err, ErrTemplate) {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestTemplatesRender picks tool_use for tools and merges the tokens.
+func TestTemplatesRender(t *testing.T) {
+	ts, err := CompileAll([]Source{{Name: "default", Text: "D{{ bos_token }}{{ eos_token }}"},
+		{Name: "tool_use", Text: "T{{ bos_token }}{{ eos_token }}"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Tokens = SpecialTokens{BOS: "<s>", EOS: "</s>"}
+	cases := []struct {
+		in   Input
+		want string
+	}{
+		{Input{}, "D<s></s>"},
+		{Input{Tools: []json.RawMessage{json.RawMessage(`{}`)}}, "T<s></s>"},
+		{Input{Tokens: SpecialTokens{EOS: "<eot>"}}, "D<s><eot>"},
+	}
+	for _, c := range cases {
+		got, err := ts.Render(context.Background(), c.in)
+		if err != nil || got != c.want {
+			t.Errorf("got %q, %v; want %q", got, err, c.want)
+		}
+	}
+}
