@@ -19,7 +19,8 @@ const helpText = `Commands:
   /bye             exit
 Keys:
   Enter sends; Alt+Enter, Ctrl+J or a trailing \ adds a line; """ opens and closes a block
-  Up/Down browse the history; PgUp/PgDn scroll; Ctrl+T shows or hides the reasoning
+  Up/Down browse the history; PgUp/PgDn or the mouse wheel scroll (Shift+drag selects text)
+  Ctrl+T shows or hides the reasoning
   Ctrl+C stops the answer; twice in a row exits, as does Ctrl+D on an empty input`
 
 // command runs a slash command typed by the person.

@@ -214,3 +214,23 @@ func TestSaveAndLoad(t *testing.T) {
 		t.Errorf("a failed load changed the conversation")
 	}
 }
+
+func TestResizeRendersMarkdownAgain(t *testing.T) {
+	h := newHarness(t, &fakeGen{deltas: words(markdownAnswer)}, 60, 20)
+	h.ask("plan?")
+	e := h.m.transcript.entries[len(h.m.transcript.entries)-1]
+	if e.mdWidth != 60 || e.md == "" {
+		t.Fatalf("markdown at width %d: %q", e.mdWidth, e.md)
+	}
+	for _, w := range []int{80, 90, 100} { // a burst of resizes renders once, at the end
+		h.send(tea.WindowSizeMsg{Width: w, Height: 20})
+	}
+	if e.mdWidth != 60 {
+		t.Errorf("markdown rendered during the resize")
+	}
+	h.settle()
+	if e.mdWidth != 100 {
+		t.Errorf("markdown at width %d after resizing to 100", e.mdWidth)
+	}
+	checkScreen(t, h.m.View(), 100, 20)
+}
