@@ -21,7 +21,8 @@ Keys:
   Enter sends; Alt+Enter, Ctrl+J or a trailing \ adds a line; """ opens and closes a block
   Up/Down browse the history; PgUp/PgDn or the mouse wheel scroll (Shift+drag selects text)
   Ctrl+T shows or hides the reasoning
-  Ctrl+C stops the answer; twice in a row exits, as does Ctrl+D on an empty input`
+  Ctrl+C stops the answer; twice in a row exits, as does Ctrl+D on an empty input;
+  Ctrl+Z suspends`
 
 // command runs a slash command typed by the person.
 func (m *model) command(line string) tea.Cmd {

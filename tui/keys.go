@@ -20,6 +20,8 @@ func (m *model) key(msg tea.KeyMsg) tea.Cmd {
 		if m.input.Value() == "" {
 			return m.quit()
 		}
+	case tea.KeyCtrlZ:
+		return tea.Suspend
 	case tea.KeyCtrlT:
 		m.transcript.ToggleReasoning()
 		if m.stream != nil {

@@ -234,3 +234,14 @@ func TestResizeRendersMarkdownAgain(t *testing.T) {
 	}
 	checkScreen(t, h.m.View(), 100, 20)
 }
+
+func TestCtrlZSuspends(t *testing.T) {
+	h := newHarness(t, &fakeGen{}, 60, 12)
+	_, cmd := h.m.Update(tea.KeyMsg{Type: tea.KeyCtrlZ})
+	if cmd == nil {
+		t.Fatal("no Cmd")
+	}
+	if _, ok := cmd().(tea.SuspendMsg); !ok {
+		t.Error("Ctrl+Z does not suspend")
+	}
+}
