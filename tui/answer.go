@@ -89,12 +89,16 @@ func (m *model) finish(msg streamDoneMsg) tea.Cmd {
 		m.transcript.Add(e)
 		m.messages = append(m.messages, Message{Role: RoleAssistant, Content: answer, Reasoning: reasoning})
 		cmd = m.markdownCmd([]*entry{e})
-	case len(m.messages) > 0:
+	default:
 		// No answer: forget the question, so that the conversation keeps
 		// alternating; it stays on the screen.
-		m.messages = m.messages[:len(m.messages)-1]
+		if len(m.messages) > 0 {
+			m.messages = m.messages[:len(m.messages)-1]
+		}
 		if s.stopped {
 			m.addNotice("Stopped before the answer began.")
+		} else if !failed {
+			m.addNotice("The model gave no answer.")
 		}
 	}
 	if failed {

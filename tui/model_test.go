@@ -128,6 +128,7 @@ func TestErrorsShown(t *testing.T) {
 		{"context full", &fakeGen{err: fmt.Errorf("prompt of 5000 tokens: %w", ErrContextFull)}, "Use /clear", 0},
 		{"custom message", &fakeGen{err: &Error{Msg: "The model file vanished.", Err: errors.New("ENOENT")}}, "✗ The model file vanished.", 0},
 		{"panic in the generator", &fakeGen{panics: true}, "Something went wrong inside the chat", 0},
+		{"empty answer", &fakeGen{stats: Stats{Finish: FinishStop}}, "The model gave no answer.", 0},
 		{"error after a partial answer", &fakeGen{deltas: []string{"half"}, err: errors.New("disk on fire")}, "disk on fire", 2},
 	}
 	for _, tc := range tests {
