@@ -60,6 +60,9 @@ func newAddedSet(toks []addedToken, norm normalizer, special bool) addedSet {
 type addedMatcher struct {
 	toks    []addedToken
 	byFirst [256][]int32 // candidates by first byte, longest first
+	// first is the first byte of every token when they all share it (as
+	// "<" for most special tokens), else -1.
+	first int
 }
 
 func newAddedMatcher(toks []addedToken) *addedMatcher {
@@ -70,9 +73,16 @@ func newAddedMatcher(toks []addedToken) *addedMatcher {
 		}
 	}
 	sort.SliceStable(m.toks, func(i, j int) bool { return len(m.toks[i].content) > len(m.toks[j].content) })
+	m.first = -1
 	for i, t := range m.toks {
 		b := t.content[0]
 		m.byFirst[b] = append(m.byFirst[b], int32(i))
+		switch {
+		case i == 0:
+			m.first = int(b)
+		case m.first != int(b):
+			m.first = -2
+		}
 	}
 	return m
 }
@@ -80,6 +90,13 @@ func newAddedMatcher(toks []addedToken) *addedMatcher {
 // find returns the first match at or after i: its start and token index.
 func (m *addedMatcher) find(s string, i int) (int, int) {
 	for ; i < len(s); i++ {
+		if m.first >= 0 {
+			j := strings.IndexByte(s[i:], byte(m.first))
+			if j < 0 {
+				return -1, -1
+			}
+			i += j
+		}
 		for _, k := range m.byFirst[s[i]] {
 			if strings.HasPrefix(s[i:], m.toks[k].content) {
 				return i, int(k)

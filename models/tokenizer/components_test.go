@@ -172,3 +172,33 @@ func TestAddedTokenFlags(t *testing.T) {
 		t.Errorf("add_bos_token: %v", ids)
 	}
 }
+
+// TestQuickNFC checks the NFC quick check against the full one on pairs
+// and triples of runes with every kind of combining behaviour.
+func TestQuickNFC(t *testing.T) {
+	var sample []rune
+	for r := rune(0x80); r < 0x10000; r += 61 {
+		sample = append(sample, r)
+	}
+	marks := []rune{'a', 'e', 'A', 0x301, 0x327, 0x323, 0x94D, 0x93C, 0x17D2, 0x9BE, 0x9C7, 0x1161, 0x11A8,
+		0x1100, 0xAC00, 0x3099, 0x304B, 0x0F73, 0x0958, 0x212A, 0x2126, 0x05B0, 0x0591, 0x1D165, 0x1F600, 0x2F800, 0x2FA1D, 0x1F1FA, 0x20000, 0x1D15E}
+	check := func(s string) {
+		if quickNFC(s) && !norm.NFC.IsNormalString(s) {
+			t.Fatalf("%+q is not NFC but passes the quick check", s)
+		}
+	}
+	for _, a := range append(sample, marks...) {
+		for _, b := range marks {
+			check(string(a) + string(b))
+			for _, c := range marks {
+				check(string(a) + string(b) + string(c))
+			}
+		}
+	}
+	for _, in := range differentialInputs(t, 3000) {
+		check(in)
+	}
+	if !quickNFC(norm.NFC.String(mixedText(4<<10, 1))) {
+		t.Error("the quick check fails on common NFC text")
+	}
+}

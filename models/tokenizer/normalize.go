@@ -16,10 +16,10 @@ type normalizer interface {
 type unicodeNorm struct{ form norm.Form }
 
 func (n unicodeNorm) normalize(s string) string {
-	if n.form.IsNormalString(s) {
+	if n.form == norm.NFC && quickNFC(s) {
 		return s
 	}
-	return n.form.String(s)
+	return n.form.String(s) // returns s itself when it is normal
 }
 
 // lowercase maps every rune to its lowercase, rune by rune (U+0130 becomes

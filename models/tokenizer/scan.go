@@ -15,9 +15,16 @@ const (
 )
 
 var (
-	bmpOnce  sync.Once
-	bmpClass []uint8 // class of every rune below 0x10000
+	asciiClass [utf8.RuneSelf]uint8
+	bmpOnce    sync.Once
+	bmpClass   []uint8 // class of every rune below 0x10000
 )
+
+func init() {
+	for r := range asciiClass {
+		asciiClass[r] = classifySlow(rune(r))
+	}
+}
 
 func classifySlow(r rune) uint8 {
 	switch {
@@ -52,10 +59,9 @@ func class(r rune) uint8 {
 // at decodes the rune at s[i] with its class and size.
 func at(s string, i int) (r rune, cl uint8, n int) {
 	if c := s[i]; c < utf8.RuneSelf {
-		r, n = rune(c), 1
-	} else {
-		r, n = utf8.DecodeRuneInString(s[i:])
+		return rune(c), asciiClass[c], 1
 	}
+	r, n = utf8.DecodeRuneInString(s[i:])
 	return r, class(r), n
 }
 
