@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/runtime/kvcache"
+	"github.com/mlxrun/mlx/server"
+)
+
+func init() { register(newServeCmd) }
+
+// serveOptions are the flags of mlx serve.
+type serveOptions struct {
+	host, apiKey, kvType    string
+	port                    int
+	cors                    []string
+	maxBody                 int
+	sseKeepAlive, keepAlive time.Duration
+	maxLoaded               int
+	ctx, threads            int
+	detach                  bool
+	shutdownTimeout         time.Duration
+	readyTimeout            time.Duration
+}
+
+func newServeCmd() *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve [MODEL...]",
+		Short: "Serve an OpenAI-compatible API on this machine",
+		Long: `serve answers the OpenAI API (chat completions, completions, models) and
+/health, /metrics and /mlx/models on loopback. The models named load at
+start and stay loaded; any other model loads when a request names it (a
+local path or a Hugging Face reference, pulled if needed) and unloads after
+--keep-alive of idleness.
+
+Environment: MLX_HOST, MLX_PORT, MLX_API_KEY; MLX_HOME holds the state
+(~/.mlx): the records and logs of the running servers that mlx ps and
+mlx stop use.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.fromEnv(cmd.Flags()); err != nil {
+				return err
+			}
+			if o.detach {
+				return detachServe(cmd, o)
+			}
+			return runServe(cmd, o, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.host, "host", "127.0.0.1", "address to listen on (env MLX_HOST); loopback by default")
+	f.IntVar(&o.port, "port", 8080, "port to listen on (env MLX_PORT)")
+	f.StringVar(&o.apiKey, "api-key", "", "require 'Authorization: Bearer KEY' (env MLX_API_KEY)")
+	f.StringSliceVar(&o.cors, "cors-origin", nil, "origins allowed to call from a browser ('*' for all)")
+	f.IntVar(&o.maxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")
+	f.DurationVar(&o.sseKeepAlive, "sse-keepalive", server.DefaultSSEKeepAlive, "idle time before a stream gets a keep-alive comment")
+	f.DurationVar(&o.keepAlive, "keep-alive", server.DefaultKeepAlive, "how long an idle model stays loaded (negative: forever)")
+	f.IntVar(&o.maxLoaded, "max-loaded", 2, "most models loaded at once (0: no limit); the least recently used unloads first")
+	f.IntVar(&o.ctx, "ctx", 0, "context length in tokens (0: the model's, at most 4096)")
+	f.IntVar(&o.threads, "threads", 0, "compute threads (0: one per physical core)")
+	f.StringVar(&o.kvType, "kv-type", "f16", "KV cache element type (f16, f32)")
+	f.BoolVarP(&o.detach, "detach", "d", false, "run in the background; returns once the server answers")
+	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long a stop waits for requests in progress")
+	f.DurationVar(&o.readyTimeout, "ready-timeout", 10*time.Minute, "with --detach, how long to wait for the models to load")
+	return cmd
+}
+
+// fromEnv applies MLX_HOST, MLX_PORT and MLX_API_KEY where the flags
+// were not given.
+func (o *serveOptions) fromEnv(f *pflag.FlagSet) error {
+	if v := os.Getenv("MLX_HOST"); v != "" && !f.Changed("host") {
+		o.host = v
+	}
+	if v := os.Getenv("MLX_PORT"); v != "" && !f.Changed("port") {
+		p, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("MLX_PORT=%q: not a port number", v)
+		}
+		o.port = p
+	}
+	if v := os.Getenv("MLX_API_KEY"); v != "" && !f.Changed("api-key") {
+		o.apiKey = v
+	}
+	if o.port < 0 || o.port > 65535 {
+		return fmt.Errorf("port %d is outside 0…65535", o.port)
+	}
+	return nil
+}
+
+func (o serveOptions) addr() string { return net.JoinHostPort(o.host, strconv.Itoa(o.port)) }
+
+// listen opens the server's port, with a clear message when it is taken.
+func listen(o serveOptions) (net.Listener, error) {
+	ln, err := net.Listen("tcp", o.addr())
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("%s is already in use (another mlx serve? `mlx ps` lists them); choose another --port", o.addr())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w", o.addr(), err)
+	}
+	return ln, nil
+}
+
+func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
+	kv, err := kvcache.ParseType(o.kvType)
+	if err != nil {
+		return err
+	}
+	ln, err := listen(o)
+	if err != nil {
+		return err
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	url := "http://" + net.JoinHostPort(o.host, strconv.Itoa(port))
+	stderr := cmd.ErrOrStderr()
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	loader := &serveLoader{opt: runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv}}
+	if hc, err := newHubClient(io.Discard, true); err == nil {
+		loader.hub = hc
+	} else {
+		log.Warn("hub unavailable: only local model paths load", "err", err)
+	}
+	srv := server.New(loader, server.Options{APIKey: o.apiKey, CORSOrigins: o.cors, MaxBody: o.maxBody,
+		SSEKeepAlive: o.sseKeepAlive, MaxLoaded: o.maxLoaded, KeepAlive: o.keepAlive,
+		Fingerprint: "fp_mlx_" + build.Version, Log: log})
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	dir, err := serveDir()
+	if err != nil {
+		return err
+	}
+	rec := serverRecord{PID: os.Getpid(), Host: o.host, Port: port, URL: url, Started: time.Now(), Version: build.Version, Models: models}
+	if os.Getenv(detachedEnv) != "" {
+		rec.Log = logPath(dir, port)
+	}
+	if err := writeRecord(dir, rec); err != nil {
+		return err
+	}
+	defer removeRecord(dir, port, rec.PID)
+	fmt.Fprintf(stderr, "mlx serve: listening on %s\n", url)
+
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	loaded := make(chan error, 1)
+	go func() { loaded <- srv.Preload(ctx, models...) }()
+	select {
+	case err = <-loaded:
+		if err == nil && len(models) > 0 {
+			fmt.Fprintf(stderr, "mlx serve: ready with %s\n", strings.Join(models, ", "))
+		}
+	case err = <-served:
+	}
+	if err == nil {
+		select {
+		case <-ctx.Done():
+		case err = <-served:
+		}
+	}
+	stop()
+	return shutdown(srv, o.shutdownTimeout, err, stderr)
+}
+
+// shutdown stops srv gracefully; a second signal cuts the wait short.
+func shutdown(srv *server.Server, timeout time.Duration, cause error, w io.Writer) error {
+	fmt.Fprintln(w, "mlx serve: stopping")
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	again, stopAgain := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stopAgain()
+	if err := srv.Shutdown(again); err != nil && cause == nil {
+		cause = err
+	}
+	if errors.Is(cause, context.Canceled) {
+		cause = nil
+	}
+	return cause
+}

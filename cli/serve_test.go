@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mlxrun/mlx/models/config"
+	"github.com/mlxrun/mlx/models/fixture"
+	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/server"
+)
+
+func TestPortOf(t *testing.T) {
+	cases := []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"8080", 8080, true},
+		{"127.0.0.1:9000", 9000, true},
+		{"http://localhost:8081/", 8081, true},
+		{"nope", 0, false},
+		{"70000", 0, false},
+	}
+	for _, c := range cases {
+		got, err := portOf(c.in)
+		if got != c.want || (err == nil) != c.ok {
+			t.Errorf("portOf(%q) = %d, %v", c.in, got, err)
+		}
+	}
+}
+
+func TestPickServers(t *testing.T) {
+	a := serverRecord{PID: 1, Port: 8080, URL: "http://127.0.0.1:8080"}
+	b := serverRecord{PID: 2, Port: 8081, URL: "http://127.0.0.1:8081"}
+	cases := []struct {
+		name string
+		recs []serverRecord
+		args []string
+		all  bool
+		want []serverRecord
+	}{
+		{"none running", nil, nil, false, nil},
+		{"the only one", []serverRecord{a}, nil, false, []serverRecord{a}},
+		{"ambiguous", []serverRecord{a, b}, nil, false, nil},
+		{"by port", []serverRecord{a, b}, []string{"8081"}, false, []serverRecord{b}},
+		{"unknown port", []serverRecord{a}, []string{"9999"}, false, nil},
+		{"all", []serverRecord{a, b}, nil, true, []serverRecord{a, b}},
+	}
+	for _, c := range cases {
+		got, err := pickServers(c.recs, c.args, c.all)
+		if !reflect.DeepEqual(got, c.want) || (err == nil) != (c.want != nil) {
+			t.Errorf("%s: got %v, %v", c.name, got, err)
+		}
+	}
+}
+
+func TestWithoutDetach(t *testing.T) {
+	got := withoutDetach([]string{"serve", "-d", "m", "--detach", "--port", "1", "--detach=true"})
+	if want := []string{"serve", "m", "--port", "1"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestRecords(t *testing.T) {
+	t.Setenv("MLX_HOME", t.TempDir())
+	dir, err := serveDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alive := serverRecord{PID: os.Getpid(), Host: "127.0.0.1", Port: 8080, URL: "http://127.0.0.1:8080"}
+	gone := serverRecord{PID: 1 << 30, Host: "127.0.0.1", Port: 8081, URL: "http://127.0.0.1:8081"}
+	for _, r := range []serverRecord{alive, gone} {
+		if err := writeRecord(dir, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(recordPath(dir, 8082), []byte("{not json"), 0o644)
+	recs, err := runningServers()
+	if err != nil || len(recs) != 1 || recs[0].Port != 8080 {
+		t.Fatalf("running %v, %v: want only the live one", recs, err)
+	}
+	for _, port := range []int{8081, 8082} {
+		if _, err := os.Stat(recordPath(dir, port)); err == nil {
+			t.Errorf("stale record of port %d kept", port)
+		}
+	}
+	removeRecord(dir, 8080, 12345) // not its pid: kept
+	removeRecord(dir, 8080, os.Getpid())
+	if _, err := os.Stat(recordPath(dir, 8080)); err == nil {
+		t.Error("record not removed")
+	}
+}
+
+func TestGenerationDefaults(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	no := false
+	cases := []struct {
+		name        string
+		gen         config.Generation
+		temp, top_p float64
+	}{
+		{"none", config.Generation{}, 1, 1},
+		{"qwen3", config.Generation{Temperature: f(0.6), TopP: f(0.95)}, 0.6, 0.95},
+		{"greedy", config.Generation{DoSample: &no, Temperature: f(0.7)}, 0, 1},
+		{"out of range", config.Generation{Temperature: f(9)}, 1, 1},
+	}
+	for _, c := range cases {
+		p := generationDefaults(c.gen)
+		if p.Temperature != c.temp || p.TopP != c.top_p {
+			t.Errorf("%s: temperature %g top_p %g", c.name, p.Temperature, p.TopP)
+		}
+	}
+}
+
+// TestEngineModel loads the Qwen3 fixture through the adapter and checks
+// the chat template, tokens and prompt log-probabilities.
+func TestEngineModel(t *testing.T) {
+	dir := fixture.Path(t, "models", "qwen3-tiny")
+	l := &serveLoader{opt: runtime.Options{Ctx: 256, Threads: 1}}
+	sm, err := l.Load(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sm.Close()
+	m := sm.(*engineModel)
+	info := m.Info()
+	if info.Context != 256 || info.VocabSize != 151936 || info.ToolFormat != "hermes" || info.Format != "safetensors" {
+		t.Errorf("info %+v", info)
+	}
+	text, err := m.RenderChat([]server.ChatMessage{{Role: "user", Content: "Hi"}}, server.ChatOptions{AddGenerationPrompt: true})
+	if err != nil || !strings.HasSuffix(text, "<|im_start|>assistant\n") {
+		t.Errorf("rendered %q, %v", text, err)
+	}
+	cont, err := m.RenderChat([]server.ChatMessage{{Role: "user", Content: "Hi"}, {Role: "assistant", Content: "Hel"}},
+		server.ChatOptions{AddGenerationPrompt: true, ContinueFinalMessage: true})
+	if err != nil || !strings.HasSuffix(cont, "Hel") {
+		t.Errorf("continue_final_message rendered %q, %v", cont, err)
+	}
+	ids := m.Tokenize("The capital of France", false)
+	if got := m.Detokenize(ids, false); got != "The capital of France" {
+		t.Errorf("round trip %q", got)
+	}
+	lps, err := m.PromptLogprobs(context.Background(), ids, 3)
+	if err != nil || len(lps) != len(ids)-1 {
+		t.Fatalf("%d prompt logprobs (%v), want %d", len(lps), err, len(ids)-1)
+	}
+	for i, lp := range lps {
+		if lp.ID != ids[i+1] || lp.Logprob > 0 || len(lp.Top) != 3 || lp.Top[0].Logprob < lp.Logprob {
+			t.Errorf("entry %d: %+v", i, lp)
+		}
+	}
+	if _, err := l.Load(context.Background(), dir+"-missing"); err == nil {
+		t.Error("a missing model loaded")
+	}
+}
