@@ -11,7 +11,7 @@ import (
 )
 
 // loadJSON loads testdata/tokenizers/NAME/tokenizer.json.
-func loadJSON(t *testing.T, name string) *Tokenizer {
+func loadJSON(t testing.TB, name string) *Tokenizer {
 	t.Helper()
 	return cachedLoad(t, fixture.Path(t, "tokenizers", name, "tokenizer.json"))
 }

@@ -9,7 +9,7 @@ import (
 
 // differentialInputs returns real and random strings that exercise the
 // split patterns: every class of rune, quotes, newlines and long runs.
-func differentialInputs(t *testing.T, n int) []string {
+func differentialInputs(t testing.TB, n int) []string {
 	t.Helper()
 	alphabet := []string{
 		"a", "Z", "é", "ß", "д", "中", "ก", "ា", "\u0301", "\u200d", "😀", "🦙",
