@@ -35,7 +35,12 @@ type bpe struct {
 	metaSplit bool
 
 	cache wordCache
-	buf   []byte // scratch for building merged tokens while loading
+
+	// Loading only: scratch for merged tokens, the tokens by id, and the
+	// distance between merge ranks and the ids of the merged tokens.
+	buf         []byte
+	byID        []string
+	mergeOffset int
 }
 
 func newBPE(vocab map[string]int32) *bpe {

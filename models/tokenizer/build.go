@@ -47,9 +47,14 @@ func build(s *spec) (*Tokenizer, error) {
 		prefix: s.prefix, suffix: s.suffix,
 		bos: s.bos, eos: s.eos, unk: s.unk, pad: s.pad, source: s.source,
 	}
-	for tok, id := range s.model.vocab {
-		t.tokens[id] = tok
+	if s.model.byID != nil && len(s.model.byID) <= size {
+		copy(t.tokens, s.model.byID)
+	} else {
+		for tok, id := range s.model.vocab {
+			t.tokens[id] = tok
+		}
 	}
+	s.model.byID, s.model.buf = nil, nil
 	for _, a := range s.added {
 		t.tokens[a.id] = a.content
 		t.ids[a.content] = a.id

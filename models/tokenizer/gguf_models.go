@@ -25,6 +25,7 @@ func (v *ggufVocab) gpt2Spec(f *gguf.File) (*spec, error) {
 		return nil, fmt.Errorf("%s: %w: no tokenizer.ggml.merges", v.name, ErrFormat)
 	}
 	m := newBPE(v.vocab)
+	m.byID = v.tokens
 	m.ignoreMerges = pre.ignoreMerges
 	for rank, line := range merges {
 		// The first space after the first byte separates the two tokens.

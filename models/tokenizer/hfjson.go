@@ -132,6 +132,7 @@ func (hm *hfModel) bpe() (*bpe, error) {
 		return nil, err
 	}
 	m := newBPE(vocab)
+	m.byID = indexByID(vocab)
 	m.fuseUnk, m.byteFallback, m.ignoreMerges = hm.FuseUnk, hm.ByteFallback, hm.IgnoreMerges
 	if hm.ContinuingSubwordPrefix != nil {
 		m.contPrefix = *hm.ContinuingSubwordPrefix
@@ -161,10 +162,38 @@ func addMergeText[T string | []byte](m *bpe, a, b T, rank int) error {
 	ia, oka := m.vocab[string(a)]
 	ib, okb := m.vocab[string(b)]
 	m.buf = append(append(m.buf[:0], a...), b[min(len(m.contPrefix), len(b)):]...)
-	id, ok := m.vocab[string(m.buf)]
+	id, ok := m.guessMerged(rank)
+	if !ok {
+		id, ok = m.vocab[string(m.buf)]
+		m.mergeOffset = int(id) - rank
+	}
 	if !oka || !okb || !ok {
 		return fmt.Errorf("%w: merge %d (%q %q): token not in the vocabulary", ErrFormat, rank, a, b)
 	}
 	m.addMerge(ia, ib, id, rank)
 	return nil
+}
+
+// guessMerged checks whether the token m.buf has the id rank+mergeOffset.
+// Vocabularies are usually stored in merge order, so this replaces most
+// hash lookups (random memory accesses) by a sequential comparison.
+func (m *bpe) guessMerged(rank int) (int32, bool) {
+	g := rank + m.mergeOffset
+	if g >= 0 && g < len(m.byID) && m.byID[g] == string(m.buf) {
+		return int32(g), true
+	}
+	return 0, false
+}
+
+// indexByID returns the tokens by id ("" for unused ids).
+func indexByID(vocab map[string]int32) []string {
+	n := 0
+	for _, id := range vocab {
+		n = max(n, int(id)+1)
+	}
+	byID := make([]string, n)
+	for tok, id := range vocab {
+		byID[id] = tok
+	}
+	return byID
 }

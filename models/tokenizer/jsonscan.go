@@ -110,17 +110,27 @@ func (s *jscan) rawStr() (raw []byte, escaped bool, err error) {
 		return nil, false, s.errorf("expected a string")
 	}
 	start := s.i
-	for ; s.i < len(s.b); s.i++ {
-		switch s.b[s.i] {
-		case '\\':
-			escaped = true
-			s.i++
-		case '"':
-			s.i++
-			return s.b[start : s.i-1], escaped, nil
+	for {
+		q := bytes.IndexByte(s.b[s.i:], '"')
+		if q < 0 {
+			return nil, false, s.errorf("unterminated string")
 		}
+		end := s.i + q
+		if bytes.IndexByte(s.b[s.i:end], '\\') >= 0 {
+			escaped = true
+			// The quote is escaped when an odd run of backslashes precedes it.
+			n := 0
+			for end-n-1 >= start && s.b[end-n-1] == '\\' {
+				n++
+			}
+			if n%2 == 1 {
+				s.i = end + 1
+				continue
+			}
+		}
+		s.i = end + 1
+		return s.b[start:end], escaped, nil
 	}
-	return nil, false, s.errorf("unterminated string")
 }
 
 // bytes reads a JSON string as bytes, which alias the document unless the
