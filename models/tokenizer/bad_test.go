@@ -39,6 +39,8 @@ func TestMalformedJSON(t *testing.T) {
 		{`"c": 4`, `"c": 99999999999`, ErrFormat, `"c"`},
 		{`"c": 4`, `"c": "x"`, ErrFormat, `"c"`},
 		{`"id": 5`, `"id": -1`, ErrFormat, "<s>"},
+		{`"id": 5`, `"id": 9000000`, ErrFormat, "9000000"},
+		{`"c": 4`, `"c": 77777`, ErrFormat, "77777"},
 		{`{"type": "ByteLevel", "add_prefix_space": false}`, `{"type": "Split", "pattern": {"Regex": "(("}, "behavior": "Isolated", "invert": false}`, ErrFormat, "(("},
 		{`{"type": "ByteLevel", "add_prefix_space": false}`, `{"type": "Split", "pattern": {"Regex": "a"}, "behavior": "Sideways"}`, ErrFormat, "Sideways"},
 		{`"model": {`, `"model": 3, "x": {`, ErrFormat, "tiny.json"},

@@ -21,6 +21,8 @@ type spec struct {
 	decForm map[int]string
 	// eog lists end-of-generation ids besides EOS (GGUF eot/eom ids).
 	eog []int
+	// size is the least vocabulary size (the GGUF token count).
+	size int
 }
 
 // endOfTurn are the texts of the control tokens that end a turn in the
@@ -33,12 +35,17 @@ var endOfTurn = []string{
 
 // build assembles a Tokenizer and checks that the ids it refers to exist.
 func build(s *spec) (*Tokenizer, error) {
-	size := 0
+	size := s.size
 	for _, id := range s.model.vocab {
 		size = max(size, int(id)+1)
 	}
 	for _, a := range s.added {
 		size = max(size, a.id+1)
+	}
+	// Ids are dense in practice; a few far-off ones would make the tables
+	// below huge.
+	if n := len(s.model.vocab) + len(s.added); size > 2*n+4096 {
+		return nil, fmt.Errorf("%s: %w: token ids go up to %d for %d tokens", s.source, ErrFormat, size-1, n)
 	}
 	t := &Tokenizer{
 		model: s.model, norm: s.norm, pre: s.pre, dec: s.dec,

@@ -38,7 +38,7 @@ func (v *ggufVocab) gpt2Spec(f *gguf.File) (*spec, error) {
 		_ = addMergeText(m, line[:i], line[i+1:], rank)
 	}
 	s := &spec{source: v.name, model: m, added: v.addedTokens(), bos: -1, eos: -1, unk: -1, pad: -1,
-		dec: byteLevelDecoder{}, decForm: map[int]string{}}
+		dec: byteLevelDecoder{}, decForm: map[int]string{}, size: len(v.tokens)}
 	for _, rx := range pre.regexes {
 		mt, err := newPatternMatcher(rx)
 		if err != nil {
@@ -70,7 +70,7 @@ func (v *ggufVocab) spmSpec(f *gguf.File) (*spec, error) {
 	m.byteFallback, m.fuseUnk = true, true
 	v.scoreMerges(m)
 	s := &spec{source: v.name, model: m, added: v.addedTokens(), bos: v.idOr(1), eos: v.idOr(2),
-		unk: v.idOr(0), pad: -1}
+		unk: v.idOr(0), pad: -1, size: len(v.tokens)}
 	m.unk = int32(s.unk)
 	space := replace{m: literalMatcher{" "}, content: "▁"}
 	dec := decSequence{replaceDec{replace{m: literalMatcher{"▁"}, content: " "}}, byteFallbackDec{}, fuseDec{}}
