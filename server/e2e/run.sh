@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# End-to-end tests of mlx serve with the official OpenAI Node SDK: installs
+# the SDK (npm ci), builds mlx, starts it in the background on a free
+# loopback port with a fixture model, runs the suite (node --test), checks
+# mlx ps, and stops the server with mlx stop.
+#
+#   bash server/e2e/run.sh            (MLX_TESTDATA: the shared fixtures)
+#   MLX_E2E_MODEL_PATH=/path/to/model bash server/e2e/run.sh
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+testdata="${MLX_TESTDATA:-$root/../shared/testdata}"
+model_path="${MLX_E2E_MODEL_PATH:-$testdata/models/qwen3-tiny}"
+
+if [ ! -e "$model_path" ]; then
+	if [ "${MLX_REQUIRE_TESTDATA:-}" = 1 ]; then
+		echo "e2e: fixture model $model_path is missing" >&2
+		exit 1
+	fi
+	echo "e2e: skipped, no fixture model at $model_path (set MLX_TESTDATA)"
+	exit 0
+fi
+
+work="$(mktemp -d)"
+export MLX_HOME="$work/home"
+# No network in tests: unknown models must be a quick 404, not a download.
+export HF_HUB_OFFLINE=1 HF_HUB_CACHE="$work/hf"
+bin="$work/mlx"
+key="e2e-$RANDOM$RANDOM"
+port=""
+
+cleanup() {
+	if [ -n "$port" ]; then
+		"$bin" stop "$port" --timeout 20s >/dev/null 2>&1 || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "e2e: npm ci"
+(cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+
+echo "e2e: go build"
+(cd "$root" && go build -o "$bin" .)
+
+port="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
+echo "e2e: mlx serve on 127.0.0.1:$port with $model_path"
+"$bin" serve "$model_path" --detach --port "$port" --api-key "$key" --ctx 1024 --threads 2 --sse-keepalive 2s --ready-timeout 2m
+
+status=0
+MLX_E2E_URL="http://127.0.0.1:$port/v1" MLX_E2E_KEY="$key" MLX_E2E_MODEL="$(basename "$model_path" .gguf)" \
+	node --test --test-concurrency=1 "$here"/test/*.test.mjs || status=$?
+
+echo "e2e: mlx ps"
+ps_out="$(MLX_API_KEY="$key" "$bin" ps)"
+echo "$ps_out"
+if ! grep -q "127.0.0.1:$port" <<<"$ps_out"; then
+	echo "e2e: mlx ps does not list the server" >&2
+	status=1
+fi
+
+echo "e2e: mlx stop"
+"$bin" stop "$port" --timeout 20s
+port=""
+if [ "$status" != 0 ]; then
+	echo "e2e: server log:" >&2
+	tail -n 30 "$MLX_HOME/serve/"*.log >&2 || true
+fi
+exit "$status"
