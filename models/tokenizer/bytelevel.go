@@ -102,7 +102,7 @@ func (s byteMapStage) push(p piece) {
 // hold invalid UTF-8; the caller replaces it when the decoding is final.
 type byteLevelDecoder struct{}
 
-func (byteLevelDecoder) decodeChain(tokens []string, _ bool) []string {
+func (byteLevelDecoder) decodeChain(tokens []string, _ decodeMode) []string {
 	var b strings.Builder
 	for _, t := range tokens {
 		if raw, ok := byteLevelDecode(t); ok {

@@ -115,19 +115,20 @@ func TestDecoders(t *testing.T) {
 		name    string
 		d       decoder
 		in      []string
-		partial bool
+		mode    decodeMode
 		want    string
 	}{
-		{"byte fallback valid", byteFallbackDec{}, []string{"<0xE2>", "<0x82>", "<0xAC>", "a"}, false, "€a"},
-		{"byte fallback invalid", byteFallbackDec{}, []string{"<0xE2>", "<0x82>", "a"}, false, "\uFFFD\uFFFDa"},
-		{"byte fallback partial", byteFallbackDec{}, []string{"a", "<0xE2>", "<0x82>"}, true, "a\xe2\x82"},
-		{"fuse", fuseDec{}, []string{"a", "b"}, false, "ab"},
-		{"strip", stripDec{content: " ", start: 1, stop: 1}, []string{"  a  "}, false, " a "},
-		{"metaspace", metaspaceDec{repl: "▁", scheme: prependAlways}, []string{"▁a▁b", "▁c"}, false, "ab c"},
-		{"metaspace never", metaspaceDec{repl: "▁", scheme: prependNever}, []string{"▁a", "▁c"}, false, " a c"},
-		{"bpe suffix", bpeSuffixDec{"</w>"}, []string{"a</w>", "b</w>"}, false, "a b"},
+		{"byte fallback valid", byteFallbackDec{}, []string{"<0xE2>", "<0x82>", "<0xAC>", "a"}, exact, "€a"},
+		{"byte fallback invalid", byteFallbackDec{}, []string{"<0xE2>", "<0x82>", "a"}, exact, "\uFFFD\uFFFDa"},
+		{"byte fallback raw", byteFallbackDec{}, []string{"<0x82>", "a"}, rawBytes, "\x82a"},
+		{"byte fallback partial", byteFallbackDec{}, []string{"a", "<0xE2>", "<0x82>"}, stream, "a\xe2\x82"},
+		{"fuse", fuseDec{}, []string{"a", "b"}, exact, "ab"},
+		{"strip", stripDec{content: " ", start: 1, stop: 1}, []string{"  a  "}, exact, " a "},
+		{"metaspace", metaspaceDec{repl: "▁", scheme: prependAlways}, []string{"▁a▁b", "▁c"}, exact, "ab c"},
+		{"metaspace never", metaspaceDec{repl: "▁", scheme: prependNever}, []string{"▁a", "▁c"}, exact, " a c"},
+		{"bpe suffix", bpeSuffixDec{"</w>"}, []string{"a</w>", "b</w>"}, exact, "a b"},
 	} {
-		if got := strings.Join(tc.d.decodeChain(slices.Clone(tc.in), tc.partial), ""); got != tc.want {
+		if got := strings.Join(tc.d.decodeChain(slices.Clone(tc.in), tc.mode), ""); got != tc.want {
 			t.Errorf("%s: got %q want %q", tc.name, got, tc.want)
 		}
 	}

@@ -6,12 +6,11 @@ import "strings"
 // (as Hugging Face does); skipSpecial also skips special tokens. Bytes that
 // do not form valid UTF-8 become U+FFFD.
 func (t *Tokenizer) Decode(ids []int, skipSpecial bool) string {
-	return lossy(t.decodeRaw(ids, skipSpecial, false))
+	return lossy(t.decodeRaw(ids, skipSpecial, exact))
 }
 
-// decodeRaw runs the decoder chain without the final UTF-8 repair. With
-// partial set, an incomplete UTF-8 sequence at the end is kept as bytes.
-func (t *Tokenizer) decodeRaw(ids []int, skipSpecial, partial bool) string {
+// decodeRaw runs the decoder chain without the final UTF-8 repair.
+func (t *Tokenizer) decodeRaw(ids []int, skipSpecial bool, mode decodeMode) string {
 	if t.byteLevelDec {
 		var b strings.Builder
 		for _, id := range ids {
@@ -30,7 +29,7 @@ func (t *Tokenizer) decodeRaw(ids []int, skipSpecial, partial bool) string {
 	if t.dec == nil {
 		return strings.Join(toks, " ")
 	}
-	return strings.Join(t.dec.decodeChain(toks, partial), "")
+	return strings.Join(t.dec.decodeChain(toks, mode), "")
 }
 
 // keep reports whether id takes part in decoding.

@@ -5,19 +5,31 @@ import (
 	"unicode/utf8"
 )
 
+// decodeMode says what happens to byte tokens that do not form valid UTF-8.
+type decodeMode int
+
+const (
+	// exact replaces them as Hugging Face does.
+	exact decodeMode = iota
+	// stream keeps an incomplete sequence at the very end as bytes, for
+	// the next token to complete.
+	stream
+	// rawBytes keeps all of them as bytes.
+	rawBytes
+)
+
 // decoder is one step of Hugging Face's decoder chain: it rewrites the list
-// of token strings. partial is set while streaming: an incomplete UTF-8
-// sequence at the very end is then kept as raw bytes rather than replaced.
+// of token strings.
 type decoder interface {
-	decodeChain(tokens []string, partial bool) []string
+	decodeChain(tokens []string, mode decodeMode) []string
 }
 
 // decSequence applies decoders in order.
 type decSequence []decoder
 
-func (q decSequence) decodeChain(tokens []string, partial bool) []string {
+func (q decSequence) decodeChain(tokens []string, mode decodeMode) []string {
 	for _, d := range q {
-		tokens = d.decodeChain(tokens, partial)
+		tokens = d.decodeChain(tokens, mode)
 	}
 	return tokens
 }
@@ -26,7 +38,7 @@ func (q decSequence) decodeChain(tokens []string, partial bool) []string {
 // not valid UTF-8 becomes one U+FFFD per byte.
 type byteFallbackDec struct{}
 
-func (byteFallbackDec) decodeChain(tokens []string, partial bool) []string {
+func (byteFallbackDec) decodeChain(tokens []string, mode decodeMode) []string {
 	out := make([]string, 0, len(tokens))
 	var run []byte
 	flush := func(last bool) {
@@ -34,9 +46,9 @@ func (byteFallbackDec) decodeChain(tokens []string, partial bool) []string {
 			return
 		}
 		switch s := string(run); {
-		case utf8.ValidString(s):
+		case utf8.ValidString(s) || mode == rawBytes:
 			out = append(out, s)
-		case last && partial && completeLen(s) < len(s) && utf8.ValidString(s[:completeLen(s)]):
+		case last && mode == stream && completeLen(s) < len(s) && utf8.ValidString(s[:completeLen(s)]):
 			out = append(out, s)
 		default:
 			for range run {
@@ -82,7 +94,7 @@ func hexDigit(c byte) (byte, bool) {
 // fuseDec joins all tokens into one.
 type fuseDec struct{}
 
-func (fuseDec) decodeChain(tokens []string, _ bool) []string {
+func (fuseDec) decodeChain(tokens []string, _ decodeMode) []string {
 	return []string{strings.Join(tokens, "")}
 }
 
@@ -93,7 +105,7 @@ type stripDec struct {
 	start, stop int
 }
 
-func (d stripDec) decodeChain(tokens []string, _ bool) []string {
+func (d stripDec) decodeChain(tokens []string, _ decodeMode) []string {
 	for i, t := range tokens {
 		for k := 0; k < d.start && strings.HasPrefix(t, d.content); k++ {
 			t = t[len(d.content):]
@@ -109,7 +121,7 @@ func (d stripDec) decodeChain(tokens []string, _ bool) []string {
 // replaceDec substitutes a pattern in every token.
 type replaceDec struct{ r replace }
 
-func (d replaceDec) decodeChain(tokens []string, _ bool) []string {
+func (d replaceDec) decodeChain(tokens []string, _ decodeMode) []string {
 	for i, t := range tokens {
 		tokens[i] = d.r.normalize(t)
 	}
@@ -120,7 +132,7 @@ func (d replaceDec) decodeChain(tokens []string, _ bool) []string {
 // last token), as Hugging Face's BPEDecoder.
 type bpeSuffixDec struct{ suffix string }
 
-func (d bpeSuffixDec) decodeChain(tokens []string, _ bool) []string {
+func (d bpeSuffixDec) decodeChain(tokens []string, _ decodeMode) []string {
 	for i, t := range tokens {
 		rep := " "
 		if i == len(tokens)-1 {

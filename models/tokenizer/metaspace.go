@@ -68,7 +68,7 @@ type metaspaceDec struct {
 	scheme prependScheme
 }
 
-func (d metaspaceDec) decodeChain(tokens []string, _ bool) []string {
+func (d metaspaceDec) decodeChain(tokens []string, _ decodeMode) []string {
 	for i, t := range tokens {
 		with := " "
 		if i == 0 && d.scheme != prependNever {

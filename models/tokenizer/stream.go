@@ -36,7 +36,7 @@ func (d *StreamDecoder) Next(id int) string {
 		return ""
 	}
 	d.ids = append(d.ids, id)
-	raw := d.t.decodeRaw(d.ids, d.SkipSpecial, true)
+	raw := d.t.decodeRaw(d.ids, d.SkipSpecial, stream)
 	cut := completeLen(raw)
 	out := d.advance(lossy(raw[:cut]))
 	if cut == len(raw) {
@@ -44,7 +44,7 @@ func (d *StreamDecoder) Next(id int) string {
 		// context, and what they decode to is already given out.
 		d.ids = append(d.ids[:0], d.ids[d.ctx:]...)
 		d.ctx = len(d.ids)
-		d.emitted = lossy(d.t.decodeRaw(d.ids, d.SkipSpecial, true))
+		d.emitted = lossy(d.t.decodeRaw(d.ids, d.SkipSpecial, stream))
 	}
 	return out
 }

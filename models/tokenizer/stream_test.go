@@ -79,3 +79,29 @@ func byteIDs(tok *Tokenizer, s string) []int {
 	}
 	return ids
 }
+
+// TestPieces checks that the pieces of a sequence's tokens, joined, give
+// its decoded text (after the first token, whose leading space a
+// SentencePiece decoder drops).
+func TestPieces(t *testing.T) {
+	text := norm.NFC.String(mixedText(8<<10, 6))
+	for name, tok := range roundTripSubjects(t) {
+		t.Run(name, func(t *testing.T) {
+			for _, in := range strings.Split(text, "\n") {
+				ids := tok.Encode(" x"+in, false)
+				var b strings.Builder
+				for _, id := range ids[1:] {
+					b.WriteString(tok.Piece(id))
+				}
+				whole := tok.Decode(ids, true)
+				first := tok.Decode(ids[:1], true)
+				if got := lossy(b.String()); first+got != whole {
+					t.Fatalf("pieces of %q give %q + %q, Decode gives %q", in, first, got, whole)
+				}
+			}
+			if tok.Piece(-1) != "" || tok.Piece(tok.VocabSize()) != "" {
+				t.Error("pieces of unknown ids are not empty")
+			}
+		})
+	}
+}

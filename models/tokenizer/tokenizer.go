@@ -36,6 +36,8 @@ type Tokenizer struct {
 	eog            []int // ids that end generation, EOS first
 
 	source string // file it came from, for messages
+
+	pieceTable
 }
 
 // VocabSize returns the number of token ids, added tokens included.
