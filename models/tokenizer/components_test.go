@@ -112,11 +112,11 @@ func TestNormalizers(t *testing.T) {
 
 func TestDecoders(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		d       decoder
-		in      []string
-		mode    decodeMode
-		want    string
+		name string
+		d    decoder
+		in   []string
+		mode decodeMode
+		want string
 	}{
 		{"byte fallback valid", byteFallbackDec{}, []string{"<0xE2>", "<0x82>", "<0xAC>", "a"}, exact, "€a"},
 		{"byte fallback invalid", byteFallbackDec{}, []string{"<0xE2>", "<0x82>", "a"}, exact, "\uFFFD\uFFFDa"},
