@@ -21,7 +21,7 @@ func (s *Server) handleChat(c *call) {
 	}
 	serveGeneration(s, c, req.Model, req.Stream, func(m Model) (generation[openai.ChatCompletion], aggregator[openai.ChatCompletion], error) {
 		g, err := s.newChatGen(m, req)
-		return g, &chatAggregator{}, err
+		return g, &chatAggregator{logprobs: req.Logprobs}, err
 	})
 }
 

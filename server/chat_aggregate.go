@@ -9,8 +9,9 @@ import (
 
 // chatAggregator builds a chat.completion from the chunks of its stream.
 type chatAggregator struct {
-	head    openai.ChatCompletion
-	choices map[int]*aggChoice
+	logprobs bool // the request asked for logprobs
+	head     openai.ChatCompletion
+	choices  map[int]*aggChoice
 	annotations
 }
 
@@ -96,6 +97,9 @@ func (a *chatAggregator) result() any {
 		}
 		if r := ac.reasoning.String(); r != "" {
 			msg.ReasoningContent = &r
+		}
+		if a.logprobs && ac.logprobs == nil {
+			ac.logprobs = &openai.ChatLogprobs{Content: []openai.TokenLogprob{}}
 		}
 		out.Choices = append(out.Choices, openai.ChatChoice{Index: i, Message: msg, Logprobs: ac.logprobs,
 			FinishReason: ac.finish, StopReason: ac.stopReason})

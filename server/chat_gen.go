@@ -1,6 +1,8 @@
 package server
 
 import (
+	"slices"
+
 	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/server/openai"
 	"github.com/mlxrun/mlx/server/toolparse"
@@ -31,6 +33,7 @@ type chatChoice struct {
 	completion int // tokens generated
 	reasoning  int // of which reasoning
 	pendingLP  []openai.TokenLogprob
+	stopReason any // set at the end
 }
 
 func (g *chatGen) chunk(ch *chatChoice, delta *openai.ChatMessage) *openai.ChatCompletion {
@@ -99,14 +102,13 @@ func (g *chatGen) delta(ch *chatChoice, d toolparse.Delta, finish *string) error
 			Function: openai.FunctionCall{Name: call.Name, Arguments: call.Arguments}})
 	}
 	c := g.chunk(ch, msg)
-	if g.req.Logprobs && (len(ch.pendingLP) > 0 || finish != nil) {
+	if len(ch.pendingLP) > 0 {
 		c.Choices[0].Logprobs = &openai.ChatLogprobs{Content: ch.pendingLP}
-		if c.Choices[0].Logprobs.Content == nil {
-			c.Choices[0].Logprobs.Content = []openai.TokenLogprob{}
-		}
 		ch.pendingLP = nil
 	}
-	c.Choices[0].FinishReason = finish
+	if finish != nil {
+		c.Choices[0].FinishReason, c.Choices[0].StopReason = finish, ch.stopReason
+	}
 	return g.out.send(c)
 }
 
@@ -128,6 +130,7 @@ func (g *chatGen) end(i int, res runtime.Result, err error) error {
 	// The stop token counts as generated (as OpenAI counts it).
 	ch.completion = max(ch.completion, res.Usage.Completion)
 	reason := finishReason(res.Finish, ch.calls > 0)
+	ch.stopReason = stopReason(res, g.reqs[i].Params.StopTokenIDs)
 	if err := g.delta(ch, toolparse.Delta{}, &reason); err != nil {
 		return err
 	}
@@ -169,6 +172,18 @@ func finishReason(f runtime.FinishReason, calledTools bool) string {
 		return "tool_calls"
 	}
 	return "stop"
+}
+
+// stopReason is the stop string or stop token id (of stop_token_ids) that
+// ended a sequence, as vLLM reports it; nil for EOS and the length limit.
+func stopReason(res runtime.Result, stopIDs []int32) any {
+	if res.StopString != "" {
+		return res.StopString
+	}
+	if res.StopToken >= 0 && slices.Contains(stopIDs, res.StopToken) {
+		return res.StopToken
+	}
+	return nil
 }
 
 func timing(res runtime.Result) *timingSummary {

@@ -382,3 +382,17 @@ func TestChatAnnotationsAndContinuousUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestStopReason(t *testing.T) {
+	ts, _ := startFake(t, "Hello", Options{})
+	var r chatResp
+	ts.post(t, "/v1/chat/completions", `{"model":"m",`+userHi+`,"stop":"l"}`, 200, &r)
+	if r.Choices[0].StopReason != "l" {
+		t.Errorf("stop_reason %v, want the stop string", r.Choices[0].StopReason)
+	}
+	var c compResp
+	ts.post(t, "/v1/completions", `{"model":"m","prompt":"x"}`, 200, &c)
+	if c.Choices[0].StopReason != nil {
+		t.Errorf("stop_reason %v after EOS, want none", c.Choices[0].StopReason)
+	}
+}

@@ -40,7 +40,7 @@ func (a *completionAggregator) send(c *openai.Completion) error {
 			ac.Logprobs.Append(ch.Logprobs)
 		}
 		if ch.FinishReason != nil {
-			ac.FinishReason = ch.FinishReason
+			ac.FinishReason, ac.StopReason = ch.FinishReason, ch.StopReason
 		}
 	}
 	return nil

@@ -79,7 +79,9 @@ func (g *completionGen) end(i int, res runtime.Result, err error) error {
 	sq.completion = max(sq.completion, res.Usage.Completion)
 	reason := finishReason(res.Finish, false)
 	sq.finish = &reason
-	if err := g.out.send(g.chunk(i, "", nil, &reason)); err != nil {
+	c := g.chunk(i, "", nil, &reason)
+	c.Choices[0].StopReason = stopReason(res, g.reqs[i].Params.StopTokenIDs)
+	if err := g.out.send(c); err != nil {
 		return err
 	}
 	if g.req.Annotate(openai.AnnotationTiming) {

@@ -28,6 +28,14 @@ func (s *Server) handleModels(c *call) {
 func (s *Server) handleModel(c *call, id string) {
 	lm, ok := s.models.lookup(id)
 	if !ok {
+		if l, isLister := s.loader.(Lister); isLister {
+			for _, a := range l.Available() {
+				if a.ID == id {
+					writeJSON(c.rc, http.StatusOK, openai.Model{ID: a.ID, Object: openai.ObjectModel, OwnedBy: "mlx"})
+					return
+				}
+			}
+		}
 		writeError(c.rc, openai.NotFound(id))
 		return
 	}

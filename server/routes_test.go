@@ -179,3 +179,12 @@ func TestMetricsRoute(t *testing.T) {
 		t.Errorf("content type %q", h.Get("Content-Type"))
 	}
 }
+
+func TestModelLoadable(t *testing.T) {
+	ts, _ := startFake(t, "ok", Options{})
+	status, b, _ := ts.do(t, "GET", "/v1/models/org/cached-model", "")
+	var m openai.Model
+	if status != 200 || json.Unmarshal(b, &m) != nil || m.ID != "org/cached-model" {
+		t.Errorf("a model of the cache: %d %s", status, b)
+	}
+}
