@@ -117,6 +117,7 @@ func janitorInterval(keepAlive time.Duration) time.Duration {
 // discardLogger silences fasthttp's own log lines.
 type discardLogger struct{}
 
+// Printf implements fasthttp.Logger.
 func (discardLogger) Printf(string, ...any) {}
 
 // Preload loads the models named at start, in order; they are never
