@@ -175,6 +175,9 @@ func (m *engineModel) Detokenize(ids []int32, skipSpecial bool) string {
 	return m.tok.Decode(in, skipSpecial)
 }
 
+// TokenPiece implements server.Piecer.
+func (m *engineModel) TokenPiece(id int32) string { return m.tok.Piece(int(id)) }
+
 // Close implements server.Model.
 func (m *engineModel) Close() error { return m.e.Close() }
 

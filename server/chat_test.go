@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -396,3 +397,26 @@ func TestStopReason(t *testing.T) {
 		t.Errorf("stop_reason %v after EOS, want none", c.Choices[0].StopReason)
 	}
 }
+
+// piecer is a fake model whose tokens carry raw bytes.
+type piecer struct{ *fakeModel }
+
+func (p piecer) TokenPiece(id int32) string { return "\xe4" }
+
+func TestLogprobBytesFromPieces(t *testing.T) {
+	f := newFake("ab")
+	f.id = "m"
+	l := &pieceLoader{piecer{f}}
+	ts := start(t, l, Options{})
+	var r chatResp
+	ts.post(t, "/v1/chat/completions", `{"model":"m","logprobs":true,`+userHi+`}`, 200, &r)
+	for _, lp := range r.Choices[0].Logprobs.Content {
+		if len(lp.Bytes) != 1 || lp.Bytes[0] != 0xe4 {
+			t.Errorf("bytes %v, want the raw piece", lp.Bytes)
+		}
+	}
+}
+
+type pieceLoader struct{ m piecer }
+
+func (l *pieceLoader) Load(context.Context, string) (Model, error) { return l.m, nil }

@@ -38,9 +38,15 @@ func (t *tokenTexts) chatLogprob(lp runtime.Logprob) openai.TokenLogprob {
 
 func (t *tokenTexts) entry(id int32, logprob float32) openai.TokenLogprob {
 	s := t.text(id)
-	b := make([]int, len(s))
-	for i := range len(s) {
-		b[i] = int(s[i])
+	raw := s
+	if p, ok := t.m.(Piecer); ok {
+		if piece := p.TokenPiece(id); piece != "" {
+			raw = piece
+		}
+	}
+	b := make([]int, len(raw))
+	for i := range len(raw) {
+		b[i] = int(raw[i])
 	}
 	return openai.TokenLogprob{Token: s, Logprob: finite(logprob), Bytes: b}
 }

@@ -38,6 +38,13 @@ type Scorer interface {
 	PromptLogprobs(ctx context.Context, ids []int32, top int) ([]runtime.Logprob, error)
 }
 
+// Piecer is implemented by models that know the raw bytes a token adds
+// to the text, which may be part of a UTF-8 character; logprobs report
+// them as "bytes".
+type Piecer interface {
+	TokenPiece(id int32) string
+}
+
 // Loader loads models by reference (a local path or a hub reference).
 // Errors wrapping runtime.ErrModelNotFound become 404s.
 type Loader interface {
