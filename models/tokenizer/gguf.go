@@ -60,6 +60,9 @@ func FromGGUF(f *gguf.File) (*Tokenizer, error) {
 		return nil, fmt.Errorf("tokenizer: %w", err)
 	}
 	v.specials(f, s)
+	if v.model == "llama" {
+		s.model.unk = int32(s.unk) // SentencePiece falls back to it
+	}
 	t, err := build(s)
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: %w", err)

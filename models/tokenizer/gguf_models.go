@@ -27,6 +27,7 @@ func (v *ggufVocab) gpt2Spec(f *gguf.File) (*spec, error) {
 	m := newBPE(v.vocab)
 	m.byID = v.tokens
 	m.ignoreMerges = pre.ignoreMerges
+	m.merges = make(map[uint64]uint64, len(merges))
 	for rank, line := range merges {
 		// The first space after the first byte separates the two tokens.
 		i := strings.IndexByte(line[min(1, len(line)):], ' ') + 1
@@ -71,7 +72,6 @@ func (v *ggufVocab) spmSpec(f *gguf.File) (*spec, error) {
 	v.scoreMerges(m)
 	s := &spec{source: v.name, model: m, added: v.addedTokens(), bos: v.idOr(1), eos: v.idOr(2),
 		unk: v.idOr(0), pad: -1, size: len(v.tokens)}
-	m.unk = int32(s.unk)
 	space := replace{m: literalMatcher{" "}, content: "▁"}
 	dec := decSequence{replaceDec{replace{m: literalMatcher{"▁"}, content: " "}}, byteFallbackDec{}, fuseDec{}}
 	if addPrefix {
