@@ -38,6 +38,10 @@ var pythonErrors = []struct{ template, typ, msg string }{
 	{"{{ l|select('nosuch')|list }}", "TemplateRuntimeError", "No test named 'nosuch'."},
 	{"{{ l|nosuch }}", "TemplateAssertionError", "No filter named 'nosuch'."},
 	{"{{ l is nosuch }}", "TemplateAssertionError", "No test named 'nosuch'."},
+	{"{% if true %}{{ x|nosuch }}{% endif %}", "TemplateRuntimeError", "No filter named 'nosuch' found."},
+	{"{% if true %}{% for x in [1] %}{{ x|nosuch }}{% endfor %}{% endif %}", "TemplateAssertionError", "No filter named 'nosuch'."},
+	{"{{ 'a' if x is nosuchtest }}", "TemplateRuntimeError", "No test named 'nosuchtest' found."},
+	{"{% if true %}{% macro m() %}{{ 1|nosuch }}{% endmacro %}{% endif %}", "TemplateAssertionError", "No filter named 'nosuch'."},
 	{"{% nosuch %}", "TemplateSyntaxError", "Encountered unknown tag 'nosuch'."},
 	{"{{ 1 + }}", "TemplateSyntaxError", "unexpected 'end of print statement'"},
 	{"{% if true %}", "TemplateSyntaxError", "Unexpected end of template. Jinja was looking for the following tags: " +

@@ -237,6 +237,9 @@ func (r *renderer) evalTest(t *testExpr, sc *scope) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
+	if t.fn == nil {
+		return Value{}, runtimeErr("No test named '%s' found.", t.name)
+	}
 	args, kw, err := r.evalArgs(&t.callArgs, sc)
 	if err != nil {
 		return Value{}, err
@@ -249,6 +252,9 @@ func (r *renderer) evalTest(t *testExpr, sc *scope) (Value, error) {
 }
 
 func (r *renderer) callFilter(f *filterExpr, v Value, sc *scope) (Value, error) {
+	if f.fn == nil {
+		return Value{}, runtimeErr("No filter named '%s' found.", f.name)
+	}
 	args, kw, err := r.evalArgs(&f.callArgs, sc)
 	if err != nil {
 		return Value{}, err

@@ -60,6 +60,9 @@ func parsePyFloat(s string) (float64, bool) {
 		strings.Contains(s, "__") {
 		return 0, false
 	}
+	if t := strings.ToLower(strings.TrimLeft(s, "+-")); t == "nan" {
+		return math.NaN(), true
+	}
 	f, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {

@@ -31,6 +31,9 @@ func parseTemplate(src string) ([]node, error) {
 	if p.cur().typ != tEOF {
 		return nil, p.fail("unexpected %s", describe(p.cur()))
 	}
+	if err := checkNames(body, false); err != nil {
+		return nil, err
+	}
 	return body, nil
 }
 

@@ -208,11 +208,9 @@ func (p *parser) parseFilterChain(x expr, inline bool) ([]*filterExpr, error) {
 		if err != nil {
 			return nil, err
 		}
-		fn, ok := filterTable[name]
-		if !ok {
-			return nil, assertionErr(ln, "No filter named '%s'.", name)
-		}
-		f := &filterExpr{pos: pos{ln}, x: x, name: name, fn: fn}
+		// An unknown filter stays nil: checkNames decides whether it is an
+		// error now or, inside an if, only when it is called.
+		f := &filterExpr{pos: pos{ln}, x: x, name: name, fn: filterTable[name]}
 		if p.isOp("(") {
 			if f.callArgs, err = p.parseCallArgs(); err != nil {
 				return nil, err
@@ -231,11 +229,7 @@ func (p *parser) parseTest(x expr) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	fn, ok := testTable[name]
-	if !ok {
-		return nil, assertionErr(ln, "No test named '%s'.", name)
-	}
-	te := &testExpr{pos: pos{t.line}, x: x, name: name, fn: fn}
+	te := &testExpr{pos: pos{ln}, x: x, name: name, fn: testTable[name]}
 	c := p.cur()
 	switch {
 	case p.isOp("("):

@@ -14,6 +14,7 @@ type fmtSpec struct {
 	fill                          rune
 	align                         byte // 0, '<', '>', '^', '='
 	verb                          byte
+	group                         byte // ',' or '_' thousands separator (format specs only)
 }
 
 // percentFormat is Python's str % args.

@@ -119,3 +119,18 @@ func TestNamespaceCycle(t *testing.T) {
 		t.Fatalf("got %q, %v\nwant %q", got, err, want)
 	}
 }
+
+// TestUnknownFilterInIf checks that an unknown filter inside an if (or a
+// conditional expression) fails only when it is called, as in jinja2:
+// templates guard optional filters such as from_json this way.
+func TestUnknownFilterInIf(t *testing.T) {
+	for src, want := range map[string]string{
+		"{% if false %}{{ x|nosuch }}{% endif %}ok":                        "ok",
+		"{{ 'a' if true else x|nosuch }}":                                  "a",
+		"{% if true %}{% set y = 1|nosuch if false %}{% endif %}[{{ y }}]": "[]",
+	} {
+		if got, err := render(t, src, ""); err != nil || got != want {
+			t.Errorf("%s: got %q, %v; want %q", src, got, err, want)
+		}
+	}
+}

@@ -207,7 +207,7 @@ func formatValue(v Value, spec string) (string, error) {
 		if base == 0 {
 			base = 10
 		}
-		body := intDigits(v.n, base, &fmtSpec{plus: sp.plus, space: sp.space, verb: sp.verb, prec: -1})
+		body := group(intDigits(v.n, base, &fmtSpec{plus: sp.plus, space: sp.space, verb: sp.verb, prec: -1}), sp.group, base)
 		if sp.alt && base != 10 {
 			body = strings.Replace(body, strings.TrimLeft(body, "+- "), "0"+string([]byte{map[int]byte{2: 'b', 8: 'o', 16: 'x'}[base]})+strings.TrimLeft(body, "+- "), 1)
 		}
@@ -215,7 +215,8 @@ func formatValue(v Value, spec string) (string, error) {
 	case v.isNumber():
 		f := v.asFloat()
 		if sp.verb == 0 && sp.prec < 0 {
-			return alignField(sign(f < 0, &fmtSpec{plus: sp.plus, space: sp.space})+strings.TrimPrefix(floatRepr(f), "-"), sp, '>'), nil
+			body := sign(f < 0, &fmtSpec{plus: sp.plus, space: sp.space}) + strings.TrimPrefix(floatRepr(f), "-")
+			return alignField(group(body, sp.group, 10), sp, '>'), nil
 		}
 		verb := sp.verb
 		if verb == 0 {
@@ -228,7 +229,7 @@ func formatValue(v Value, spec string) (string, error) {
 		if strings.IndexByte("eEfFgG", verb) < 0 {
 			return "", valueErr("Unknown format code '%c' for object of type '%s'", sp.verb, typeName(v))
 		}
-		body := floatDigits(f, &fmtSpec{plus: sp.plus, space: sp.space, alt: sp.alt, prec: sp.prec, verb: verb})
+		body := group(floatDigits(f, &fmtSpec{plus: sp.plus, space: sp.space, alt: sp.alt, prec: sp.prec, verb: verb}), sp.group, 10)
 		if sp.verb == '%' {
 			body += "%"
 		}
@@ -269,7 +270,7 @@ func parseFormatSpec(spec string) (fmtSpec, error) {
 		sp.width, s = n, s[w:]
 	}
 	if s != "" && (s[0] == ',' || s[0] == '_') {
-		s = s[1:]
+		sp.group, s = s[0], s[1:]
 	}
 	if s != "" && s[0] == '.' {
 		p := 1
@@ -325,4 +326,33 @@ func alignField(body string, sp fmtSpec, defAlign byte) string {
 	}
 	f := string(sp.fill)
 	return strings.Repeat(f, left) + body + strings.Repeat(f, total-left)
+}
+
+// group inserts a thousands separator into the leading digits of a
+// formatted number (every 4 digits for binary, octal and hex).
+func group(num string, sep byte, base int) string {
+	if sep == 0 {
+		return num
+	}
+	i := 0
+	for i < len(num) && strings.IndexByte("+- ", num[i]) >= 0 {
+		i++
+	}
+	j := i
+	for j < len(num) && (num[j] >= '0' && num[j] <= '9' || base == 16 && strings.IndexByte("abcdefABCDEF", num[j]) >= 0) {
+		j++
+	}
+	every := 3
+	if base != 10 {
+		every = 4
+	}
+	digits := num[i:j]
+	var b strings.Builder
+	for k := range digits {
+		if k > 0 && (len(digits)-k)%every == 0 {
+			b.WriteByte(sep)
+		}
+		b.WriteByte(digits[k])
+	}
+	return num[:i] + b.String() + num[j:]
 }

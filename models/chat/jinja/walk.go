@@ -69,22 +69,11 @@ func walkNode(n node, fn func(expr)) {
 
 func walkFiltered(b *filteredBody, fn func(expr)) {
 	for _, f := range b.filters {
-		walkArgs(&f.callArgs, fn)
+		argsChildren(&f.callArgs, func(x expr) { walkExpr(x, fn) })
 	}
 	for _, c := range b.body {
 		walkNode(c, fn)
 	}
-}
-
-func walkArgs(a *callArgs, fn func(expr)) {
-	for _, x := range a.args {
-		walkExpr(x, fn)
-	}
-	for _, x := range a.kwValues {
-		walkExpr(x, fn)
-	}
-	walkExpr(a.dynArgs, fn)
-	walkExpr(a.dynKwargs, fn)
 }
 
 // walkExpr calls fn on x and every expression under it.
@@ -93,55 +82,71 @@ func walkExpr(x expr, fn func(expr)) {
 		return
 	}
 	fn(x)
+	forChildren(x, func(c expr) { walkExpr(c, fn) })
+}
+
+func argsChildren(a *callArgs, fn func(expr)) {
+	for _, x := range a.args {
+		fn(x)
+	}
+	for _, x := range a.kwValues {
+		fn(x)
+	}
+	fn(a.dynArgs)
+	fn(a.dynKwargs)
+}
+
+// forChildren calls fn on the direct subexpressions of x (some may be nil).
+func forChildren(x expr, fn func(expr)) {
 	switch t := x.(type) {
 	case *getattrExpr:
-		walkExpr(t.x, fn)
+		fn(t.x)
 	case *getitemExpr:
-		walkExpr(t.x, fn)
-		walkExpr(t.key, fn)
+		fn(t.x)
+		fn(t.key)
 	case *sliceExpr:
-		walkExpr(t.start, fn)
-		walkExpr(t.stop, fn)
-		walkExpr(t.step, fn)
+		fn(t.start)
+		fn(t.stop)
+		fn(t.step)
 	case *callExpr:
-		walkExpr(t.fn, fn)
-		walkArgs(&t.callArgs, fn)
+		fn(t.fn)
+		argsChildren(&t.callArgs, fn)
 	case *filterExpr:
-		walkExpr(t.x, fn)
-		walkArgs(&t.callArgs, fn)
+		fn(t.x)
+		argsChildren(&t.callArgs, fn)
 	case *testExpr:
-		walkExpr(t.x, fn)
-		walkArgs(&t.callArgs, fn)
+		fn(t.x)
+		argsChildren(&t.callArgs, fn)
 	case *unaryExpr:
-		walkExpr(t.x, fn)
+		fn(t.x)
 	case *binaryExpr:
-		walkExpr(t.l, fn)
-		walkExpr(t.r, fn)
+		fn(t.l)
+		fn(t.r)
 	case *concatExpr:
 		for _, p := range t.parts {
-			walkExpr(p, fn)
+			fn(p)
 		}
 	case *compareExpr:
-		walkExpr(t.first, fn)
+		fn(t.first)
 		for _, r := range t.rest {
-			walkExpr(r, fn)
+			fn(r)
 		}
 	case *condExpr:
-		walkExpr(t.test, fn)
-		walkExpr(t.then, fn)
-		walkExpr(t.else_, fn)
+		fn(t.test)
+		fn(t.then)
+		fn(t.else_)
 	case *listExpr:
 		for _, it := range t.items {
-			walkExpr(it, fn)
+			fn(it)
 		}
 	case *tupleExpr:
 		for _, it := range t.items {
-			walkExpr(it, fn)
+			fn(it)
 		}
 	case *dictExpr:
 		for i := range t.keys {
-			walkExpr(t.keys[i], fn)
-			walkExpr(t.values[i], fn)
+			fn(t.keys[i])
+			fn(t.values[i])
 		}
 	}
 }
