@@ -12,14 +12,11 @@ type ggufPre struct {
 // Split patterns of the pre-tokenizer families, as written in the original
 // models' tokenizer.json files.
 const (
-	rxPoro       = ` ?[^(\s|.,!?…。，、।۔،)]+`
-	rxDeepseekV3 = `[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_` + "`" + `{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
-	rxQwen35     = contrHF + `|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
-	rxSeedCoder  = contrHF + `|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1}| ?[^\s\p{L}\p{N}\r\n]+|\s*[\r\n]+|\s+(?!\S)|\s+`
-	rxBailing    = `'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]|\s+(?!\S)|\s+`
-	rxMiniCPM5   = contrHF + `|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}+| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
-	rxCJK        = `[一-龥ࠀ-一가-퟿]+`
-	rxDeepseekL  = `\s?[A-Za-zµÀ-ÖØ-öø-ƺƼ-ƿǄ-ʓʕ-ʯͰ-ͳͶͷͻ-ͽͿΆΈ-ΊΌΎ-ΡΣ-ϵϷ-ҁҊ-ԯԱ-ՖႠ-ჅᎠ-Ᏽᏸ-ᏽᲐ-ᲺᲽ-Ჿᴀ-ᴫᵫ-ᵷᵹ-ᶚḀ-ἕἘ-Ἕἠ-ὅὈ-Ὅὐ-ὗὙὛὝὟ-ώᾀ-ᾴᾶ-ᾼιῂ-ῄῆ-ῌῐ-ΐῖ-Ίῠ-Ῥῲ-ῴῶ-ῼℂℇℊ-ℓℕℙ-ℝℤΩℨK-ℭℯ-ℴℹℼ-ℿⅅ-ⅉⅎↃↄⰀ-ⱻⱾ-ⳤⳫ-ⳮⳲⳳꙀ-ꙭꚀ-ꚛꜢ-ꝯꝱ-ꞇꞋ-ꞎꭰ-ꮿﬀ-ﬆﬓ-ﬗＡ-Ｚａ-ｚ𐐀-𐑏𐒰-𐓓𐓘-𐓻𐲀-𐲲𐳀-𐳲𑢠-𑣟𞤀-𞥃]+`
+	rxPoro      = ` ?[^(\s|.,!?…。，、।۔،)]+`
+	rxSeedCoder = contrHF + `|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1}| ?[^\s\p{L}\p{N}\r\n]+|\s*[\r\n]+|\s+(?!\S)|\s+`
+	rxBailing   = `'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]|\s+(?!\S)|\s+`
+	rxMiniCPM5  = contrHF + `|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}+| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+	rxDeepseekL = `\s?[A-Za-zµÀ-ÖØ-öø-ƺƼ-ƿǄ-ʓʕ-ʯͰ-ͳͶͷͻ-ͽͿΆΈ-ΊΌΎ-ΡΣ-ϵϷ-ҁҊ-ԯԱ-ՖႠ-ჅᎠ-Ᏽᏸ-ᏽᲐ-ᲺᲽ-Ჿᴀ-ᴫᵫ-ᵷᵹ-ᶚḀ-ἕἘ-Ἕἠ-ὅὈ-Ὅὐ-ὗὙὛὝὟ-ώᾀ-ᾴᾶ-ᾼιῂ-ῄῆ-ῌῐ-ΐῖ-Ίῠ-Ῥῲ-ῴῶ-ῼℂℇℊ-ℓℕℙ-ℝℤΩℨK-ℭℯ-ℴℹℼ-ℿⅅ-ⅉⅎↃↄⰀ-ⱻⱾ-ⳤⳫ-ⳮⳲⳳꙀ-ꙭꚀ-ꚛꜢ-ꝯꝱ-ꞇꞋ-ꞎꭰ-ꮿﬀ-ﬆﬓ-ﬗＡ-Ｚａ-ｚ𐐀-𐑏𐒰-𐓓𐓘-𐓻𐲀-𐲲𐳀-𐳲𑢠-𑣟𞤀-𞥃]+`
 )
 
 var (
@@ -28,7 +25,7 @@ var (
 	preGPT2    = ggufPre{regexes: []string{patGPT2Strict}}
 	preQwen2   = ggufPre{regexes: []string{patQwen2}}
 	preStar    = ggufPre{regexes: []string{`\p{N}`, patGPT2Strict}}
-	preDSV3    = ggufPre{regexes: []string{`\p{N}{1,3}`, `[一-龥぀-ゟ゠-ヿ]+`, rxDeepseekV3}}
+	preDSV3    = ggufPre{regexes: []string{`\p{N}{1,3}`, patCJKKana, patDSV3}}
 	prePoro    = ggufPre{regexes: []string{rxPoro}}
 	preGPT4o   = ggufPre{regexes: []string{patO200k}}
 )
@@ -45,7 +42,7 @@ var ggufPres = map[string]ggufPre{
 
 	"qwen2": preQwen2, "deepseek-r1-qwen": preQwen2, "megrez": preQwen2, "stablelm2": preQwen2,
 	"hunyuan": preQwen2, "grok-2": preQwen2, "solar-open": preQwen2, "kormo": preQwen2,
-	"qwen35":     {regexes: []string{rxQwen35}},
+	"qwen35":     {regexes: []string{patQwen35}},
 	"seed-coder": {regexes: []string{rxSeedCoder}},
 	"bailingmoe": {regexes: []string{rxBailing}}, "bailingmoe2": {regexes: []string{rxBailing}},
 	"minicpm5": {regexes: []string{`\p{N}{1,3}`, rxMiniCPM5}, ignoreMerges: true},
@@ -60,8 +57,8 @@ var ggufPres = map[string]ggufPre{
 	"codeshell": preStar, "exaone": preStar, "minerva-7b": preStar, "mellum2": preStar,
 
 	"falcon":         {regexes: []string{"[\\p{P}\\$\\+<=>\\^~\\|`]+", patGPT2Strict, `[0-9][0-9][0-9]`}},
-	"deepseek-coder": {regexes: []string{`[\r\n]`, `\s?\p{L}+`, `\s?\p{P}+`, rxCJK, `\p{N}`}},
-	"deepseek-llm":   {regexes: []string{`[\r\n]`, rxDeepseekL, "\\s?[!-/:-~！-／：-～‘-‟　-。]+", `\s+$`, rxCJK, `\p{N}+`}},
+	"deepseek-coder": {regexes: []string{`[\r\n]`, `\s?\p{L}+`, `\s?\p{P}+`, patCJK, `\p{N}`}},
+	"deepseek-llm":   {regexes: []string{`[\r\n]`, rxDeepseekL, "\\s?[!-/:-~！-／：-～‘-‟　-。]+", `\s+$`, patCJK, `\p{N}+`}},
 	"deepseek-v3":    preDSV3, "hunyuan-dense": preDSV3, "joyai-llm": preDSV3, "hy_v4": preDSV3,
 
 	"poro-chat": prePoro, "bloom": prePoro, "gpt3-finnish": prePoro,

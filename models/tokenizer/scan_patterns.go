@@ -1,5 +1,7 @@
 package tokenizer
 
+import "unicode"
+
 // The split patterns that have hand scanners, in the spellings found in
 // tokenizer.json files and in llama.cpp. TestScannersMatchRegex proves each
 // scanner splits exactly like the regex engine does with the pattern.
@@ -20,18 +22,27 @@ var (
 	gpt2Matcher = scanMatcher{gpt2Scan(false)}
 
 	knownPatterns = map[string]matcher{
-		patGPT2:           gpt2Matcher,
-		patGPT2Strict:     scanMatcher{gpt2Scan(true)},
-		patLlama3:         scanMatcher{llama3Scan(3)},
-		patLlama3CPP:      scanMatcher{llama3Scan(3)},
-		patQwen2:          scanMatcher{llama3Scan(1)},
-		patQwen2CPP:       scanMatcher{llama3Scan(1)},
-		`\p{N}`:           scanMatcher{numberScan(1)},
-		`\p{N}+`:          scanMatcher{numberScan(0)},
-		`\p{N}{1,3}`:      scanMatcher{numberScan(3)},
-		`[0-9][0-9][0-9]`: scanMatcher{asciiDigits3},
-		patO200k:          scanMatcher{o200kScan(true, 3)},
-		patTekken:         scanMatcher{o200kScan(false, 1)},
+		patGPT2:                      gpt2Matcher,
+		patGPT2Strict:                scanMatcher{gpt2Scan(true)},
+		patLlama3:                    scanMatcher{llama3Scan(3)},
+		patLlama3CPP:                 scanMatcher{llama3Scan(3)},
+		patQwen2:                     scanMatcher{llama3Scan(1)},
+		patQwen2CPP:                  scanMatcher{llama3Scan(1)},
+		`\p{N}`:                      scanMatcher{numberScan(1)},
+		`\p{N}+`:                     scanMatcher{numberScan(0)},
+		`\p{N}{1,3}`:                 scanMatcher{numberScan(3)},
+		`[0-9][0-9][0-9]`:            scanMatcher{asciiDigits3},
+		patO200k:                     scanMatcher{o200kScan(true, 3)},
+		patTekken:                    scanMatcher{o200kScan(false, 1)},
+		patQwen35:                    scanMatcher{qwen35Scan},
+		patDSV3:                      scanMatcher{deepseekV3Scan},
+		patCJKKana:                   scanMatcher{runeRanges(0x4E00, 0x9FA5, 0x3040, 0x309F, 0x30A0, 0x30FF)},
+		patCJK:                       scanMatcher{runeRanges(0x4E00, 0x9FA5, 0x0800, 0x4E00, 0xAC00, 0xD7FF)},
+		"[\\p{P}\\$\\+<=>\\^~\\|`]+": scanMatcher{classRun(punctOr("$+<=>^~|`"), true, false)},
+		`[\p{P}\$\+<=>\^~\|]+`:       scanMatcher{classRun(punctOr("$+<=>^~|"), true, false)},
+		`[\r\n]`:                     scanMatcher{classRun(func(r rune) bool { return r == '\r' || r == '\n' }, false, false)},
+		`\s?\p{L}+`:                  scanMatcher{classRun(unicode.IsLetter, true, true)},
+		`\s?\p{P}+`:                  scanMatcher{classRun(unicode.IsPunct, true, true)},
 	}
 )
 

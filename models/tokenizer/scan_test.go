@@ -19,7 +19,8 @@ func differentialInputs(t testing.TB, n int) []string {
 		"!", ".", ",", "-", "$", "+", "<", "|", "`", "~", "…", "。", "（", "\x00", "\x7f",
 		"Hello", " world", "3.14", "x=1;", "\n\n\t", "   ", "\uFFFD",
 		"A", "Q", "ǅ", "ᾈ", "ʰ", "ー", "ª", "ß", "Σ", "ς", "\u0301", "ा", "\u20dd", "/", "//", "HTTPServer", "iPhone", "ABC'S",
-		"𝐀", "𝐚", "𐐀", "\U0001F1FA",
+		"𝐀", "𝐚", "𐐀", "\U0001F1FA", "©", "€", "^", "¬", "‿", "«", "가", "\u0800", "ア", "ぁ", "゠", "龥", "ヿ",
+		"'Ab", "!abc", "#x", "\u0301x", "x\u0301", "3a", "\ta",
 	}
 	rng := rand.New(rand.NewSource(1))
 	var out []string
