@@ -203,3 +203,33 @@ func TestQuickNFC(t *testing.T) {
 		t.Error("the quick check fails on common NFC text")
 	}
 }
+
+func TestAtomicPossessive(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`a+b`, `a+b`},
+		{`[^\r\n\p{L}\p{N}]?+\p{L}+`, `(?>[^\r\n\p{L}\p{N}]?)\p{L}+`},
+		{` ?[^\s\p{L}\p{N}]++[\r\n]*`, ` ?(?>[^\s\p{L}\p{N}]+)[\r\n]*`},
+		{`(a|b*+)c`, `(a|(?>b*))c`},
+		{`\p{L}*+x|\++`, `(?>\p{L}*)x|\++`},
+		{`x\+++y`, `x(?>\++)y`},
+	} {
+		if got := atomicPossessive(tc.in); got != tc.want {
+			t.Errorf("atomicPossessive(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	// The Ling (bailingmoe) pattern as its tokenizer.json writes it splits
+	// ordinary text like the greedy form llama.cpp uses.
+	m, err := compileRegex(`'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]++[\r\n]*|\s*[\r\n]|\s+(?!\S)|\s+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	greedy, err := compileRegex(rxBailing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range strings.Split(mixedText(4<<10, 3), "\n") {
+		if got, want := collectSpans(m, in), collectSpans(greedy, in); !slices.Equal(got, want) {
+			t.Fatalf("%q: possessive %v, greedy %v", in, got, want)
+		}
+	}
+}

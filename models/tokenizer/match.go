@@ -70,7 +70,7 @@ const regexTimeout = 10 * time.Second
 type regexMatcher struct{ re *regexp2.Regexp }
 
 func compileRegex(pattern string) (*regexMatcher, error) {
-	re, err := regexp2.Compile(pattern, regexp2.None)
+	re, err := regexp2.Compile(atomicPossessive(pattern), regexp2.None)
 	if err != nil {
 		return nil, fmt.Errorf("%w: regex %q: %v", ErrFormat, pattern, err)
 	}
