@@ -56,38 +56,36 @@ func atomLen(p string, i int) int {
 		if j < len(p) && p[j] == ']' {
 			j++
 		}
-		for ; j < len(p); j++ {
-			switch p[j] {
-			case '\\':
-				j++
-			case '[':
-				if n := atomLen(p, j); n > 0 {
-					j += n - 1
-				}
-			case ']':
+		return closeAt(p, i, j, ']')
+	case '(':
+		return closeAt(p, i, i, ')')
+	}
+	return runeLen(p, i)
+}
+
+// closeAt returns the length from p[i] to the closing byte (']' for a
+// class, ')' for a group, counting nested groups) found from p[j] on,
+// stepping over escapes and nested classes; 0 when it is missing.
+func closeAt(p string, i, j int, end byte) int {
+	depth := 0
+	for ; j < len(p); j++ {
+		switch c := p[j]; {
+		case c == '\\':
+			j++
+		case c == '[':
+			if n := atomLen(p, j); n > 0 {
+				j += n - 1
+			}
+		case c == '(' && end == ')':
+			depth++
+		case c == end:
+			if end == ']' {
+				return j - i + 1
+			}
+			if depth--; depth == 0 {
 				return j - i + 1
 			}
 		}
-		return 0
-	case '(':
-		depth := 0
-		for j := i; j < len(p); j++ {
-			switch p[j] {
-			case '\\':
-				j++
-			case '[':
-				if n := atomLen(p, j); n > 0 {
-					j += n - 1
-				}
-			case '(':
-				depth++
-			case ')':
-				if depth--; depth == 0 {
-					return j - i + 1
-				}
-			}
-		}
-		return 0
 	}
-	return runeLen(p, i)
+	return 0
 }
