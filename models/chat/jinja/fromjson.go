@@ -1,11 +1,9 @@
 package jinja
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"reflect"
 	"sort"
@@ -25,65 +23,15 @@ const maxJSONDepth = maxReprDepth
 // with a fraction or exponent become float. Integers beyond 64 bits become
 // float.
 func FromJSON(data []byte) (Value, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeJSON(dec, 0)
+	p := &jsonParser{data: data}
+	v, err := p.value(0)
 	if err != nil {
 		return Value{}, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return Value{}, fmt.Errorf("%w: trailing data after JSON value", ErrInput)
+	if p.space(); p.pos != len(data) {
+		return Value{}, p.fail("trailing data after the JSON value")
 	}
 	return v, nil
-}
-
-func decodeJSON(dec *json.Decoder, depth int) (Value, error) {
-	if depth > maxJSONDepth {
-		return Value{}, fmt.Errorf("%w: JSON nested deeper than %d levels", ErrInput, maxJSONDepth)
-	}
-	tok, err := dec.Token()
-	if err != nil {
-		return Value{}, fmt.Errorf("%w: %v", ErrInput, err)
-	}
-	switch t := tok.(type) {
-	case nil:
-		return None(), nil
-	case bool:
-		return Bool(t), nil
-	case string:
-		return String(t), nil
-	case json.Number:
-		return jsonNumber(string(t))
-	case json.Delim:
-		if t == '[' {
-			items := []Value{}
-			for dec.More() {
-				it, err := decodeJSON(dec, depth+1)
-				if err != nil {
-					return Value{}, err
-				}
-				items = append(items, it)
-			}
-			_, err := dec.Token()
-			return List(items...), err
-		}
-		d := NewDict()
-		for dec.More() {
-			kt, err := dec.Token()
-			if err != nil {
-				return Value{}, fmt.Errorf("%w: %v", ErrInput, err)
-			}
-			k, _ := kt.(string)
-			val, err := decodeJSON(dec, depth+1)
-			if err != nil {
-				return Value{}, err
-			}
-			d.Set(k, val)
-		}
-		_, err := dec.Token()
-		return d.Value(), err
-	}
-	return Value{}, fmt.Errorf("%w: unexpected JSON token %v", ErrInput, tok)
 }
 
 func jsonNumber(s string) (Value, error) {
