@@ -126,3 +126,40 @@ func TestTemplatesRender(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentRender renders one compiled template from many goroutines
+// (run with -race): templates are shared read-only across requests.
+func TestConcurrentRender(t *testing.T) {
+	src := `{% set ns = namespace(n=0) %}{% macro m(x) %}[{{ x }}]{% endmacro %}` +
+		`{% for msg in messages %}{% set ns.n = ns.n + 1 %}{{ m(msg.content) }}{{ loop.index }}{% endfor %}{{ ns.n }}`
+	tpl, err := Compile(src, "concurrent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Messages: []Message{{Role: "user", Content: Text("a")}, {Role: "assistant", Content: Text("b")}}}
+	want, err := tpl.Render(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			for range 50 {
+				got, err := tpl.Render(context.Background(), in)
+				if err == nil && got != want {
+					err = errors.New("got " + got + ", want " + want)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 )
@@ -71,5 +70,3 @@ func BenchmarkLongConversation(b *testing.B) {
 		})
 	}
 }
-
-var _ = json.Marshal

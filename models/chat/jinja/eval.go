@@ -181,7 +181,7 @@ func (r *renderer) evalConcat(t *concatExpr, sc *scope) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		parts[i] = str(v)
+		parts[i] = r.str(v)
 		n += len(parts[i])
 	}
 	if err := r.checkLen(n); err != nil {

@@ -118,7 +118,7 @@ func (r *renderer) exec(n node, sc *scope) (ctrl, error) {
 		if err != nil {
 			return ctrlNone, err
 		}
-		return ctrlNone, r.out.write(str(v))
+		return ctrlNone, r.out.write(r.str(v))
 	case *ifNode:
 		for i, c := range t.conds {
 			v, err := r.eval(c, sc)
@@ -154,7 +154,7 @@ func (r *renderer) exec(n node, sc *scope) (ctrl, error) {
 		if err != nil {
 			return ctrlNone, err
 		}
-		return ctrlNone, r.out.write(str(v))
+		return ctrlNone, r.out.write(r.str(v))
 	case *withNode:
 		inner := newScope(sc)
 		for i, x := range t.values {

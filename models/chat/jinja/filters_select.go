@@ -286,7 +286,7 @@ func filterJoin(r *renderer, v Value, a bound) (Value, error) {
 	parts := make([]string, len(items))
 	n := 0
 	for i, it := range items {
-		parts[i] = str(it)
+		parts[i] = r.str(it)
 		n += len(parts[i]) + len(sep)
 	}
 	if err := r.checkLen(n); err != nil {

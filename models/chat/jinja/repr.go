@@ -30,22 +30,44 @@ func str(v Value) string {
 }
 
 // repr is Python's repr(v).
-func repr(v Value) string {
-	w := reprWriter{}
+func repr(v Value) string { return reprCapped(v, reprCap) }
+
+// reprCapped is repr cut after about limit bytes.
+func reprCapped(v Value, limit int) string {
+	w := reprWriter{limit: limit}
 	w.value(v, 0)
 	return w.b.String()
+}
+
+// str is str(v) cut after the output limit, which refuses it.
+func (r *renderer) str(v Value) string {
+	switch v.kind {
+	case KindUndefined:
+		return ""
+	case KindString:
+		return v.s
+	}
+	return reprCapped(v, r.maxOutput+1)
 }
 
 // reprWriter writes Python reprs up to reprCap bytes; sortKeys sorts the
 // keys of dicts (pprint).
 type reprWriter struct {
 	b        strings.Builder
+	limit    int // bytes after which writing stops; 0 means reprCap
 	sortKeys bool
 	active   map[*Dict]bool // dicts being written, to print a cycle as {...}
 }
 
+func (w *reprWriter) full() bool {
+	if w.limit == 0 {
+		return w.b.Len() > reprCap
+	}
+	return w.b.Len() > w.limit
+}
+
 func (w *reprWriter) value(v Value, depth int) {
-	if w.b.Len() > reprCap {
+	if w.full() {
 		return
 	}
 	if depth > maxReprDepth {
@@ -113,7 +135,7 @@ func (w *reprWriter) seq(items []Value, open, close string, depth int) {
 			w.b.WriteString(", ")
 		}
 		w.value(it, depth+1)
-		if w.b.Len() > reprCap {
+		if w.full() {
 			return
 		}
 	}
@@ -145,7 +167,7 @@ func (w *reprWriter) dict(d *Dict, depth int) {
 		w.value(d.keys[i], depth+1)
 		w.b.WriteString(": ")
 		w.value(d.vals[i], depth+1)
-		if w.b.Len() > reprCap {
+		if w.full() {
 			return
 		}
 	}
