@@ -142,6 +142,9 @@ func (r *renderer) percentFormat(f, arg Value) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
+		if f.safe && strings.IndexByte("sra", sp.verb) >= 0 && !(sp.verb == 's' && val.kind == KindString && val.safe) {
+			out = htmlEscape(out) // Markup % args escapes the arguments
+		}
 		if err := r.checkLen(b.Len() + len(out)); err != nil {
 			return Value{}, err
 		}
