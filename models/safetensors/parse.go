@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -23,6 +24,10 @@ const (
 	// MaxTensors bounds the number of tensors in one file.
 	MaxTensors = 1 << 20
 )
+
+// maxDim bounds each dimension of an empty tensor's shape (the dimensions
+// of a non-empty one are bounded by the file's size).
+const maxDim = math.MaxInt32
 
 // Errors returned (wrapped) by this package.
 var (
@@ -174,7 +179,13 @@ func newTensor(name string, e entry, body []byte, file string) (*Tensor, span, e
 	}
 	shape := make([]int, len(*e.Shape))
 	for i, d := range *e.Shape {
-		shape[i] = int(d) // each dim ≤ size ≤ len(body), so it fits
+		// A dim of a non-empty tensor is at most its byte size, so at most
+		// len(body); an empty tensor's other dims are bounded here, so that
+		// no caller sees a negative or absurd dimension.
+		if size == 0 && d > maxDim {
+			return nil, span{}, fmt.Errorf("%w: dimension %d of shape %v exceeds %d", ErrFormat, d, []uint64(*e.Shape), maxDim)
+		}
+		shape[i] = int(d)
 	}
 	t := &Tensor{Name: name, File: file, DType: dt, Shape: shape, Data: body[start:end:end]}
 	return t, span{start, end, name}, nil

@@ -109,6 +109,8 @@ func TestParseBadHeader(t *testing.T) {
 		{"size mismatch", `{"a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,8]}}`, ErrFormat, "needs 16 bytes, data_offsets give 8"},
 		{"size overflow", `{"a":{"dtype":"F32","shape":[4294967296,4294967296,16],"data_offsets":[0,0]}}`, ErrFormat, "more than 2^64"},
 		{"size wraps to zero", `{"a":{"dtype":"U8","shape":[4294967296,4294967296],"data_offsets":[0,0]}}`, ErrFormat, "more than 2^64"},
+		{"empty with dim past int", `{"a":{"dtype":"U8","shape":[0,18446744073709551615],"data_offsets":[0,0]}}`, ErrFormat, "dimension 18446744073709551615"},
+		{"empty with huge dim", `{"a":{"dtype":"F32","shape":[1099511627776,0],"data_offsets":[0,0]}}`, ErrFormat, "dimension 1099511627776"},
 		{"overlap", `{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}}`, ErrFormat, "overlap"},
 		{"same range", `{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"U8","shape":[8],"data_offsets":[0,8]}}`, ErrFormat, "overlap"},
 		{"duplicate tensor", `{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},"a":{"dtype":"U8","shape":[1],"data_offsets":[1,2]}}`, ErrFormat, `names "a" twice`},
