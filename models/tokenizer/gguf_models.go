@@ -69,7 +69,9 @@ func (v *ggufVocab) spmSpec(f *gguf.File) (*spec, error) {
 	}
 	m := newBPE(v.vocab)
 	m.byteFallback, m.fuseUnk = true, true
-	v.scoreMerges(m)
+	if err := v.scoreMerges(m); err != nil {
+		return nil, err
+	}
 	s := &spec{source: v.name, model: m, added: v.addedTokens(), bos: v.idOr(1), eos: v.idOr(2),
 		unk: v.idOr(0), pad: -1, size: len(v.tokens)}
 	space := replace{m: literalMatcher{" "}, content: "▁"}
@@ -93,16 +95,29 @@ func (v *ggufVocab) idOr(id int) int {
 	return -1
 }
 
+// maxMergeWork bounds the bytes scoreMerges hashes (the sum of the squared
+// piece lengths): real vocabularies need a few tens of millions (Llama 2:
+// 1.7M), a hostile file with long pieces could need hours.
+const maxMergeWork = 1 << 32
+
 // scoreMerges derives BPE merges from SentencePiece scores the way Hugging
 // Face's converter does: two adjacent pieces merge when their concatenation
 // is a normal token. Merges rank by the score of that token (highest
 // first), then by the length in runes of the left and of the right part
 // (longest first), then by the token id and the ids of the parts.
-func (v *ggufVocab) scoreMerges(m *bpe) {
+func (v *ggufVocab) scoreMerges(m *bpe) error {
 	type cand struct {
 		score    float32
 		nl, nr   int
 		id, l, r int32
+	}
+	var work uint64
+	for _, tok := range v.tokens {
+		work += uint64(len(tok)) * uint64(len(tok))
+	}
+	if work > maxMergeWork {
+		return fmt.Errorf("%s: %w: tokenizer.ggml.tokens: pieces too long to derive merges from (%d bytes to hash, limit %d)",
+			v.name, ErrFormat, work, uint64(maxMergeWork))
 	}
 	var all []cand
 	for id, tok := range v.tokens {
@@ -141,4 +156,5 @@ func (v *ggufVocab) scoreMerges(m *bpe) {
 	for rank, c := range all {
 		m.addMerge(c.l, c.r, c.id, rank)
 	}
+	return nil
 }

@@ -134,3 +134,17 @@ func TestGGUFErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestGGUFSentencePieceMergeBudget checks that a SentencePiece vocabulary
+// whose pieces are too long to derive merges from in reasonable time is
+// refused: finding the merges hashes every split of every piece, which is
+// quadratic in the piece length.
+func TestGGUFSentencePieceMergeBudget(t *testing.T) {
+	long := strings.Repeat("a", 70000) // 70000² bytes hashed exceeds the budget
+	toks := []string{"<unk>", "<s>", "</s>", "a", long}
+	_, err := parseGGUF(t, []ggufKV{{"tokenizer.ggml.model", "llama"},
+		{"tokenizer.ggml.tokens", toks}, {"tokenizer.ggml.scores", make([]float32, len(toks))}})
+	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "test.gguf") || !strings.Contains(err.Error(), "too long") {
+		t.Fatalf("got %v, want ErrFormat naming the file and the long pieces", err)
+	}
+}
