@@ -2,10 +2,12 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/mlxrun/mlx/models/chat"
 	"github.com/mlxrun/mlx/models/config"
 	"github.com/mlxrun/mlx/models/tokenizer"
 	"github.com/mlxrun/mlx/runtime/kernels"
@@ -95,7 +97,11 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 			return nil, fmt.Errorf("%s: tokenizer: %w", ref, err)
 		}
 	}
-	e := &Engine{cfg: cfg, gen: o.gen, tok: tok, template: o.template, opt: opt, model: m,
+	tmpl, _, err := chat.FindTemplate(ref)
+	if err != nil && !errors.Is(err, chat.ErrNoTemplate) {
+		return nil, err
+	}
+	e := &Engine{cfg: cfg, gen: o.gen, tok: tok, template: tmpl, opt: opt, model: m,
 		queue: make(chan *job, opt.Queue), quit: make(chan struct{}), done: make(chan struct{}), closeFile: o.close}
 	e.eos = eosSet(cfg, o.gen)
 	if e.cache, err = kvcache.New(opt.KVType, cfg.Layers, opt.Ctx, cfg.KVHeads*cfg.HeadDim); err != nil {

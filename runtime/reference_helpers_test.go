@@ -78,40 +78,48 @@ type agreement struct {
 const tightTol = 0.05
 
 // compareCases scores prompt+generated of every case and compares the
-// log-softmax at each step with the reference's top-5 logprobs.
+// log-softmax at each step with the reference's top-5 logprobs. Like
+// llama.cpp, it computes the prompt as a batch, then one token per step.
 func compareCases(t *testing.T, e *Engine, cases []refCase, margin float64) agreement {
 	t.Helper()
 	var a agreement
 	var lsm []float32
 	for _, c := range cases {
 		ids := append(append([]int32{}, c.PromptIDs...), c.GeneratedIDs...)
-		from := len(c.PromptIDs) - 1
-		err := e.Score(context.Background(), ids[:len(ids)-1], from, func(i int, logits []float32) error {
-			st := c.Steps[i-from]
-			lsm = sample.LogSoftmax(lsm, logits)
-			stepErr := 0.0
-			for _, top := range st.Top {
-				stepErr = max(stepErr, math.Abs(float64(lsm[int(top[0])])-top[1]))
+		for k, st := range c.Steps {
+			end := len(c.PromptIDs) + k
+			err := e.Score(context.Background(), ids[:end], end-1, func(_ int, logits []float32) error {
+				lsm = sample.LogSoftmax(lsm, logits)
+				a.add(t, c.Name, k, st, lsm, margin)
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%s: %v", c.Name, err)
 			}
-			a.maxErr = max(a.maxErr, stepErr)
-			if stepErr <= tightTol {
-				a.tight++
-			}
-			a.steps++
-			best := argmax(lsm)
-			if best == int(st.Top[0][0]) {
-				a.argmax++
-			} else if st.Top[0][1]-st.Top[1][1] > margin {
-				a.mismatch++
-				t.Logf("%s step %d: argmax %d, reference %d (margin %.4f)", c.Name, i-from, best, int(st.Top[0][0]), st.Top[0][1]-st.Top[1][1])
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
 		}
 	}
 	return a
+}
+
+// add records one step.
+func (a *agreement) add(t *testing.T, name string, k int, st refStep, lsm []float32, margin float64) {
+	t.Helper()
+	stepErr := 0.0
+	for _, top := range st.Top {
+		stepErr = max(stepErr, math.Abs(float64(lsm[int(top[0])])-top[1]))
+	}
+	a.maxErr = max(a.maxErr, stepErr)
+	if stepErr <= tightTol {
+		a.tight++
+	}
+	a.steps++
+	best := argmax(lsm)
+	if best == int(st.Top[0][0]) {
+		a.argmax++
+	} else if st.Top[0][1]-st.Top[1][1] > margin {
+		a.mismatch++
+		t.Logf("%s step %d: argmax %d, reference %d (margin %.4f)", name, k, best, int(st.Top[0][0]), st.Top[0][1]-st.Top[1][1])
+	}
 }
 
 func argmax(x []float32) int {

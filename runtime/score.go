@@ -5,11 +5,14 @@ import (
 	"fmt"
 )
 
-// Score runs tokens through the model from an empty cache, as one prompt,
-// and calls fn(i, logits) for every i ≥ from with the raw logits that
-// follow tokens[:i+1], in order. logits is valid only during the call. It
-// is how the model's distribution at every step of a known continuation is
-// measured (teacher forcing). An error from fn or the end of ctx stops it.
+// Score runs tokens through the model as one prompt and calls fn(i, logits)
+// for every i ≥ from with the raw logits that follow tokens[:i+1], in order.
+// logits is valid only during the call. It is how the model's distribution
+// at every step of a known continuation is measured (teacher forcing). The
+// keys and values of a prefix that the previous request left in the cache
+// are reused up to from, so scoring a sequence one token longer each time
+// computes one token per call, as decoding does. An error from fn or the
+// end of ctx stops it.
 func (e *Engine) Score(ctx context.Context, tokens []int32, from int, fn func(i int, logits []float32) error) error {
 	if len(tokens) == 0 || len(tokens) > e.opt.Ctx {
 		return fmt.Errorf("%w: %d tokens to score in a context of %d", ErrContextLength, len(tokens), e.opt.Ctx)
@@ -25,7 +28,9 @@ func (e *Engine) Score(ctx context.Context, tokens []int32, from int, fn func(i 
 func (e *Engine) score(j *job, tokens []int32, from int, fn func(i int, logits []float32) error) error {
 	vocab := e.cfg.VocabSize
 	var out []int
-	for pos := 0; pos < len(tokens); {
+	pos := min(commonPrefix(e.cached, tokens), from)
+	e.cached = e.cached[:pos]
+	for pos < len(tokens) {
 		if err := e.stopCause(j); err != nil {
 			return err
 		}

@@ -1,0 +1,220 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/mlxrun/mlx/models/chat"
+	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/runtime/kernels"
+	"github.com/mlxrun/mlx/runtime/kvcache"
+	"github.com/mlxrun/mlx/runtime/sample"
+)
+
+// maxRunInput bounds the text read from standard input.
+const maxRunInput = 64 << 20
+
+func init() { register(newRunCmd) }
+
+// runOptions are the flags of mlx run.
+type runOptions struct {
+	temperature, topP, minP float64
+	topK                    int
+	seed                    int64
+	maxTokens, ctx, threads int
+	system, kvType          string
+	verbose, raw            bool
+}
+
+func newRunCmd() *cobra.Command {
+	var o runOptions
+	cmd := &cobra.Command{
+		Use:   "run MODEL [PROMPT]",
+		Short: "Answer a prompt with a model",
+		Long: `Answer PROMPT with MODEL, a .gguf file or a model directory, streaming the
+answer to standard output and nothing else.
+
+When standard input is not a terminal, it is the message: PROMPT, if given,
+comes first, then a blank line, then the input. The model's chat template
+turns the message into the prompt (--raw gives the text to the model as it
+is). Sampling defaults come from the model's generation_config.json.`,
+		Example: `  mlx run ./Qwen3-0.6B "Why is the sky blue?"
+  git diff | mlx run model.gguf "Write a commit message for this change"
+  mlx run --raw --temperature 0 model.gguf "The capital of France is"`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			applyNoASM()
+			text, err := runMessage(cmd.InOrStdin(), args[1:])
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			return runPrompt(ctx, cmd, args[0], text, o)
+		},
+	}
+	f := cmd.Flags()
+	f.Float64Var(&o.temperature, "temperature", 0.8, "sampling temperature; 0 always picks the most likely token")
+	f.Float64Var(&o.topP, "top-p", 0.95, "keep the most likely tokens up to this total probability")
+	f.IntVar(&o.topK, "top-k", 40, "keep this many most likely tokens; 0 keeps all")
+	f.Float64Var(&o.minP, "min-p", 0.05, "drop tokens less likely than this fraction of the most likely")
+	f.Int64Var(&o.seed, "seed", 0, "random seed, for repeatable answers (random when not set)")
+	f.IntVar(&o.maxTokens, "max-tokens", 0, "most tokens to generate; 0 runs to the end of the context")
+	f.IntVar(&o.ctx, "ctx", 0, fmt.Sprintf("context length in tokens (default: the model's, at most %d)", runtime.DefaultContext))
+	f.IntVar(&o.threads, "threads", kernels.PhysicalCores(), "compute threads")
+	f.StringVar(&o.system, "system", "", "system message")
+	f.StringVar(&o.kvType, "kv-type", "f16", "KV cache type: f16 or f32")
+	f.BoolVar(&o.verbose, "verbose", false, "print load and speed figures to standard error")
+	f.BoolVar(&o.raw, "raw", false, "give the text to the model as it is, without the chat template")
+	return cmd
+}
+
+// runMessage returns the user's message: PROMPT, standard input when it is
+// not a terminal, or both separated by a blank line.
+func runMessage(stdin io.Reader, args []string) (string, error) {
+	prompt := strings.Join(args, "")
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if prompt == "" {
+			return "", errors.New("the interactive chat is not available yet: give a PROMPT argument, or pipe the message on standard input")
+		}
+		return prompt, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(stdin, maxRunInput+1))
+	if err != nil {
+		return "", fmt.Errorf("reading standard input: %w", err)
+	}
+	if len(b) > maxRunInput {
+		return "", fmt.Errorf("standard input is larger than %d MiB", maxRunInput>>20)
+	}
+	switch in := string(b); {
+	case prompt == "" && strings.TrimSpace(in) == "":
+		return "", errors.New("no message: give a PROMPT argument or pipe text on standard input")
+	case prompt == "":
+		return in, nil
+	case in == "":
+		return prompt, nil
+	default:
+		return prompt + "\n\n" + in, nil
+	}
+}
+
+// runPrompt loads the model, builds the prompt and streams the answer.
+func runPrompt(ctx context.Context, cmd *cobra.Command, ref, text string, o runOptions) error {
+	kv, err := kvcache.ParseType(o.kvType)
+	if err != nil {
+		return err
+	}
+	e, err := runtime.Load(ctx, ref, runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv})
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	ids, err := promptIDs(ctx, cmd.ErrOrStderr(), e, ref, text, o)
+	if err != nil {
+		return err
+	}
+	out := bufio.NewWriter(cmd.OutOrStdout())
+	last := ""
+	res, err := e.Generate(ctx, runtime.Request{Prompt: ids, Params: runParams(cmd.Flags(), o, e)}, func(ev runtime.Event) error {
+		if ev.Text == "" {
+			return nil
+		}
+		last = ev.Text
+		if _, err := out.WriteString(ev.Text); err != nil {
+			return err
+		}
+		return out.Flush()
+	})
+	if isTerminal(cmd.OutOrStdout()) && !strings.HasSuffix(last, "\n") {
+		out.WriteString("\n")
+		out.Flush()
+	}
+	if o.verbose {
+		writeRunStats(cmd.ErrOrStderr(), e.Info(), res)
+	}
+	if errors.Is(err, context.Canceled) {
+		return nil // interrupted: what was generated is printed
+	}
+	return err
+}
+
+// promptIDs renders the message with the model's chat template (or takes it
+// raw) and tokenizes it.
+func promptIDs(ctx context.Context, stderr io.Writer, e *runtime.Engine, ref, text string, o runOptions) ([]int32, error) {
+	tok := e.Tokenizer()
+	if o.raw {
+		return toInt32(tok.Encode(text, true)), nil
+	}
+	ts, err := chat.Load(ref)
+	if errors.Is(err, chat.ErrNoTemplate) {
+		fmt.Fprintln(stderr, "mlx: the model has no chat template; giving it the text as it is")
+		return toInt32(tok.Encode(text, true)), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var msgs []chat.Message
+	if o.system != "" {
+		msgs = append(msgs, chat.Message{Role: "system", Content: chat.Text(o.system)})
+	}
+	msgs = append(msgs, chat.Message{Role: "user", Content: chat.Text(text)})
+	prompt, err := ts.Render(ctx, chat.Input{Messages: msgs, AddGenerationPrompt: true})
+	if err != nil {
+		return nil, err
+	}
+	return toInt32(tok.Encode(prompt, false)), nil
+}
+
+func toInt32(ids []int) []int32 {
+	out := make([]int32, len(ids))
+	for i, id := range ids {
+		out[i] = int32(id)
+	}
+	return out
+}
+
+// runParams builds the sampling parameters: a flag that was set wins, then
+// the model's generation_config.json, then the flag's default.
+func runParams(flags *pflag.FlagSet, o runOptions, e *runtime.Engine) sample.Params {
+	p := sample.Defaults()
+	gen := e.Generation()
+	pickF := func(name string, flag float64, model *float64) float64 {
+		if !flags.Changed(name) && model != nil {
+			return *model
+		}
+		return flag
+	}
+	p.Temperature = pickF("temperature", o.temperature, gen.Temperature)
+	p.TopP = pickF("top-p", o.topP, gen.TopP)
+	p.MinP = pickF("min-p", o.minP, gen.MinP)
+	p.TopK = o.topK
+	if !flags.Changed("top-k") && gen.TopK != nil {
+		p.TopK = *gen.TopK
+	}
+	if flags.Changed("seed") {
+		p.Seed = &o.seed
+	}
+	p.MaxTokens = o.maxTokens
+	return p
+}
+
+// writeRunStats prints what --verbose shows.
+func writeRunStats(w io.Writer, info runtime.Info, res runtime.Result) {
+	t := res.Timings
+	fmt.Fprintf(w, "load: %d ms (%s, weights %s, KV cache %s %v, %d threads, kernels %s)\n",
+		info.LoadTime.Milliseconds(), info.WeightType, sizeLabel(info.WeightBytes), sizeLabel(info.KVBytes), info.KVType,
+		info.Threads, kernels.Implementation())
+	fmt.Fprintf(w, "prompt: %d tokens (%d cached), %.1f tokens/s; first token after %d ms\n",
+		res.Usage.Prompt, res.Usage.Cached, t.PrefillRate(), t.TTFT.Milliseconds())
+	fmt.Fprintf(w, "answer: %d tokens, %.1f tokens/s, finished: %s\n", res.Usage.Completion, t.DecodeRate(), res.Finish)
+}
