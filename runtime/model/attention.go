@@ -28,7 +28,8 @@ type attnJob struct {
 	// The run under way.
 	b     *Batch
 	layer int
-	n     int
+	n     int   // rows in the batch
+	rows  []int // the rows to compute, nil for all n
 	g     int
 }
 
@@ -43,11 +44,16 @@ func (a *attnJob) init(s *State, threads int) {
 	a.fn = a.task
 }
 
-// run fills s.att with the attention output of layer li for n rows.
-func (a *attnJob) run(b *Batch, li, n int) {
-	a.b, a.layer, a.n, a.g = b, li, n, min(a.groups, n)
+// run fills s.att with the attention output of layer li for the given rows
+// of a batch of n (all of them when rows is nil).
+func (a *attnJob) run(b *Batch, li, n int, rows []int) {
+	count := n
+	if rows != nil {
+		count = len(rows)
+	}
+	a.b, a.layer, a.n, a.rows, a.g = b, li, n, rows, min(a.groups, count)
 	a.s.pool.Parallel(a.s.m.Config.Heads*a.g, a.fn)
-	a.b = nil
+	a.b, a.rows = nil, nil
 }
 
 func (a *attnJob) task(t int) {
@@ -55,6 +61,12 @@ func (a *attnJob) task(t int) {
 	h, g := t%heads, t/heads
 	scores := a.scores[t*a.s.ctx : (t+1)*a.s.ctx]
 	qr, half := a.qr[t*hd:(t+1)*hd], a.half[t*hd:(t+1)*hd]
+	if a.rows != nil {
+		for k := g; k < len(a.rows); k += a.g {
+			a.row(a.rows[k], h, scores, qr, half)
+		}
+		return
+	}
 	for i := g; i < a.n; i += a.g {
 		a.row(i, h, scores, qr, half)
 	}

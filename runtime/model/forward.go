@@ -23,6 +23,9 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 		s.layer(li, b, n)
 	}
 	for j, r := range b.Out {
+		if len(b.Out) < n {
+			r = j // the last layer kept only the output rows, in order
+		}
 		kernels.RMSNorm(s.hout[j*hid:(j+1)*hid], s.x[r*hid:(r+1)*hid], m.OutputNorm, c.RMSNormEps)
 	}
 	out := len(b.Out) * c.VocabSize
@@ -30,7 +33,9 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 	return s.logits[:out], nil
 }
 
-// layer runs transformer block li on the n rows of s.x.
+// layer runs transformer block li on the n rows of s.x. The last layer
+// goes on, after storing every row's key and value, with the output rows
+// only, moved to the front of s.x: no other row's result is used.
 func (s *State) layer(li int, b *Batch, n int) {
 	l := &s.m.Layers[li]
 	s.rows(stepAttnNorm, li, b, n)
@@ -38,7 +43,13 @@ func (s *State) layer(li int, b *Batch, n int) {
 	s.pool.MatMul(l.K, s.xn, n, s.k)
 	s.pool.MatMul(l.V, s.xn, n, s.v)
 	s.rows(stepQKV, li, b, n)
-	s.attn.run(b, li, n)
+	if li == len(s.m.Layers)-1 && len(b.Out) < n {
+		s.attn.run(b, li, n, b.Out)
+		s.keepRows(b.Out)
+		n = len(b.Out)
+	} else {
+		s.attn.run(b, li, n, nil)
+	}
 	s.pool.MatMul(l.O, s.att, n, s.xn)
 	s.rows(stepFFNNorm, li, b, n)
 	s.pool.MatMul(l.Gate, s.xn, n, s.gate)
@@ -46,6 +57,17 @@ func (s *State) layer(li int, b *Batch, n int) {
 	s.rows(stepSiLU, li, b, n)
 	s.pool.MatMul(l.Down, s.gate, n, s.xn)
 	s.rows(stepResidual, li, b, n)
+}
+
+// keepRows moves the residual and attention rows listed (ascending) to the
+// front of s.x and s.att.
+func (s *State) keepRows(rows []int) {
+	c := s.m.Config
+	hid, qd := c.HiddenSize, c.Heads*c.HeadDim
+	for j, r := range rows {
+		copy(s.x[j*hid:(j+1)*hid], s.x[r*hid:(r+1)*hid])
+		copy(s.att[j*qd:(j+1)*qd], s.att[r*qd:(r+1)*qd])
+	}
 }
 
 // rowStep is a part of a layer done row by row, between the matmuls.
