@@ -48,11 +48,13 @@ fail() {
 	screen >&2 || true
 	exit 1
 }
-# wait_for TEXT [SECONDS]: until TEXT is on the screen.
+# wait_for TEXT [SECONDS]: until TEXT is on the screen; mlx exiting first
+# fails at once.
 wait_for() {
-	local deadline=$((SECONDS + ${2:-20}))
-	until screen | grep -qF -- "$1"; do
+	local deadline=$((SECONDS + ${2:-20})) s
+	until s=$(screen) && grep -qF -- "$1" <<<"$s"; do
 		[ $SECONDS -lt $deadline ] || fail "no \"$1\" on the screen after ${2:-20} s"
+		grep -q "^mlx-exit=" <<<"$s" && fail "mlx exited before \"$1\" appeared"
 		sleep 0.1
 	done
 }
