@@ -23,6 +23,10 @@ type StreamDecoder struct {
 	emitted string // text of ids already given out (context included)
 }
 
+// maxPending bounds the ids kept after the context while text is held
+// back; see Next.
+const maxPending = 16
+
 // NewStreamDecoder returns a StreamDecoder that skips special tokens; set
 // SkipSpecial to false before the first Next to keep them.
 func (t *Tokenizer) NewStreamDecoder() *StreamDecoder {
@@ -45,8 +49,26 @@ func (d *StreamDecoder) Next(id int) string {
 		d.ids = append(d.ids[:0], d.ids[d.ctx:]...)
 		d.ctx = len(d.ids)
 		d.emitted = lossy(d.t.decodeRaw(d.ids, d.SkipSpecial, stream))
+	} else if len(d.ids)-d.ctx > maxPending {
+		d.reanchor()
 	}
 	return out
+}
+
+// reanchorKeep is how many of the last ids reanchor keeps: enough to hold
+// the at most three bytes of an incomplete character.
+const reanchorKeep = 4
+
+// reanchor bounds the work of Next when the text keeps ending inside a
+// character (a stream of bytes that never form one), so that no clean
+// boundary moves the context: only the last ids are kept, decoded alone
+// from now on, and what they decode to before the held-back bytes counts
+// as given out.
+func (d *StreamDecoder) reanchor() {
+	d.ids = append(d.ids[:0], d.ids[len(d.ids)-reanchorKeep:]...)
+	d.ctx = 0
+	raw := d.t.decodeRaw(d.ids, d.SkipSpecial, stream)
+	d.emitted = lossy(raw[:completeLen(raw)])
 }
 
 // Flush returns whatever is held back (incomplete bytes become U+FFFD) and

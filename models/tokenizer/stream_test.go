@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -103,5 +104,57 @@ func TestPieces(t *testing.T) {
 				t.Error("pieces of unknown ids are not empty")
 			}
 		})
+	}
+}
+
+// TestStreamBoundedOnEndlessIncompleteBytes streams byte tokens that never
+// end on a character boundary (every 0xE0 starts a character the next one
+// breaks): the decoder must keep a bounded number of ids, or each step
+// would decode the whole stream again, and still give Decode's text.
+func TestStreamBoundedOnEndlessIncompleteBytes(t *testing.T) {
+	t.Run("synthetic", func(t *testing.T) {
+		tok, err := ParseJSON([]byte(byteVocabJSON("")), nil, "bytes.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkStreamBounded(t, tok)
+	})
+	t.Run("fixtures", func(t *testing.T) {
+		for name, tok := range roundTripSubjects(t) {
+			t.Run(name, func(t *testing.T) { checkStreamBounded(t, tok) })
+		}
+	})
+}
+
+func checkStreamBounded(t *testing.T, tok *Tokenizer) {
+	t.Helper()
+	e0 := byteIDs(tok, "\xe0")
+	if e0 == nil {
+		t.Skip("no single-byte tokens")
+	}
+	ids := slices.Repeat(e0, 5000)
+	ids = append(ids, byteIDs(tok, "é ok \xe0\xa0")...)
+	ids = append(ids, slices.Repeat(e0, 100)...)
+	d := tok.NewStreamDecoder()
+	var b strings.Builder
+	for i, id := range ids {
+		b.WriteString(d.Next(id))
+		if len(d.ids) > 2*maxPending {
+			t.Fatalf("after %d ids the decoder holds %d", i+1, len(d.ids))
+		}
+	}
+	b.WriteString(d.Flush())
+	got, want := b.String(), tok.Decode(ids, true)
+	if !tok.byteLevelDec {
+		// Byte fallback turns a whole run of byte tokens that is not valid
+		// UTF-8 into U+FFFDs, which a stream cannot match (see
+		// StreamDecoder): only the bound and valid UTF-8 are checked.
+		if !utf8.ValidString(got) {
+			t.Fatalf("stream gave invalid UTF-8 %q", short(got))
+		}
+		return
+	}
+	if got != want {
+		t.Fatalf("stream gave %d bytes %q, Decode %d bytes %q", len(got), short(got), len(want), short(want))
 	}
 }
