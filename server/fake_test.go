@@ -33,6 +33,8 @@ type fakeModel struct {
 	active   atomic.Int32 // Generate calls running
 	cancels  chan error   // receives ctx causes of cancelled generations
 	genErr   error        // returned by Generate before any token
+	midErr   error        // returned by Generate after midAt tokens
+	midAt    int
 }
 
 const fakeOffset = 3
@@ -119,6 +121,9 @@ func (f *fakeModel) Generate(ctx context.Context, req runtime.Request, emit func
 		seed = *p.Seed
 	}
 	for i := 0; i < len(f.reply); i++ {
+		if f.midErr != nil && i == f.midAt {
+			return res, f.midErr
+		}
 		if p.MaxTokens > 0 && res.Usage.Completion >= p.MaxTokens {
 			res.Finish = runtime.FinishLength
 			return res, nil

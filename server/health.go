@@ -27,6 +27,7 @@ func (s *Server) handleHealth(c *call) {
 
 // handleMetrics writes the Prometheus exposition.
 func (s *Server) handleMetrics(c *call) {
+	s.collectStores()
 	var b bytes.Buffer
 	_ = s.obs.reg.Write(&b) // a bytes.Buffer does not fail
 	c.rc.SetContentType(metrics.ContentType)

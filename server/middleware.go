@@ -46,7 +46,7 @@ func (s *Server) cors(rc *fasthttp.RequestCtx) bool {
 		return true
 	}
 	if allowed {
-		h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+		h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
 		reqHeaders := string(rc.Request.Header.Peek("Access-Control-Request-Headers"))
 		if reqHeaders == "" {
 			reqHeaders = "Authorization, Content-Type"

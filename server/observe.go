@@ -20,6 +20,7 @@ type observer struct {
 	running    *metrics.Gauge     // sequences generating
 	loadSecs   *metrics.Histogram // model
 	loadFails  *metrics.Counter   // model
+	stores     *storeMetrics
 }
 
 var (
@@ -44,6 +45,7 @@ func newObserver(loaded func() float64) *observer {
 		loadSecs:   r.NewHistogram("mlx_model_load_seconds", "Time to load a model.", loadBuckets, "model"),
 		loadFails:  r.NewCounter("mlx_model_load_failures_total", "Model loads that failed.", "model"),
 	}
+	o.stores = newStoreMetrics(r)
 	r.NewGaugeFunc("mlx_models_loaded", "Models loaded in memory.", loaded)
 	return o
 }

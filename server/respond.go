@@ -73,25 +73,45 @@ func (d sseDelivery[T]) annotate(a annotation) error {
 }
 
 // respond runs gen, the one code path of a generation: streamed, inside
-// fasthttp's body stream writer, as Server-Sent Events; otherwise into agg,
-// whose result is the JSON body. release runs when generation is over.
+// fasthttp's body stream writer, as Server-Sent Events of chunks ending
+// with [DONE]; otherwise into agg, whose result is the JSON body. release
+// runs when generation is over.
 func respond[T any](s *Server, c *call, stream bool, agg aggregator[T], release func(), gen func(context.Context, delivery[T]) error) {
 	if !stream {
-		defer release()
-		ctx, stop := watchClient(s.base, c.rc.Conn())
-		err := gen(ctx, agg)
-		stop()
-		if err != nil {
-			e := apiError(err)
-			if errors.Is(err, ErrClientGone) {
-				c.status = 499
-			}
-			writeError(c.rc, e)
-			return
-		}
-		writeJSON(c.rc, http.StatusOK, agg.result())
+		respondJSON(s, c, agg, release, gen)
 		return
 	}
+	streamSSE(s, c, release, func(ctx context.Context, w *sse.Writer) error {
+		if err := gen(ctx, sseDelivery[T]{w}); err != nil {
+			return err
+		}
+		return w.Done()
+	})
+}
+
+// respondJSON runs gen into agg, watching the client, and writes agg's
+// result, or the error.
+func respondJSON[T any](s *Server, c *call, agg aggregator[T], release func(), gen func(context.Context, delivery[T]) error) {
+	defer release()
+	ctx, stop := watchClient(s.base, c.rc.Conn())
+	err := gen(ctx, agg)
+	stop()
+	if err != nil {
+		e := apiError(err)
+		if errors.Is(err, ErrClientGone) {
+			c.status = 499
+		}
+		writeError(c.rc, e)
+		return
+	}
+	writeJSON(c.rc, http.StatusOK, agg.result())
+}
+
+// streamSSE answers with an event stream that write writes inside
+// fasthttp's body stream writer, with keep-alive comments while it is
+// idle. An error write returns while the stream still works becomes an
+// "error" event. release runs when write returned.
+func streamSSE(s *Server, c *call, release func(), write func(context.Context, *sse.Writer) error) {
 	c.streaming = true
 	rc := c.rc
 	rc.SetStatusCode(http.StatusOK)
@@ -112,13 +132,10 @@ func respond[T any](s *Server, c *call, stream bool, agg aggregator[T], release 
 			defer ka.Done()
 			w.KeepAlive(kaCtx, s.opt.SSEKeepAlive, nil)
 		}()
-		err := gen(ctx, sseDelivery[T]{w})
+		err := write(ctx, w)
 		kaStop()
 		ka.Wait()
-		switch {
-		case err == nil:
-			err = w.Done()
-		case w.Err() == nil && !errors.Is(err, ErrClientGone):
+		if err != nil && w.Err() == nil && !errors.Is(err, ErrClientGone) {
 			e := apiError(err)
 			c.status = e.Status
 			err = w.Event("error", e.Body())
@@ -158,14 +175,24 @@ func serveGeneration[T any](s *Server, c *call, model string, stream bool, prepa
 		return
 	}
 	c.rc.Response.Header.Set("X-Request-Id", g.requestID())
-	r := &runner{srv: s, model: m, name: model, start: c.start, parallel: m.Info().Parallel}
+	r := s.newRunner(c, m, model)
 	respond(s, c, stream, agg, release, func(ctx context.Context, out delivery[T]) error {
-		if err := g.open(ctx, out); err != nil {
-			return err
-		}
-		if err := r.run(ctx, g.requests(), g); err != nil {
-			return err
-		}
-		return g.finish()
+		return runGeneration(ctx, r, g, out)
 	})
+}
+
+// newRunner returns the runner of a request's sequences on m.
+func (s *Server) newRunner(c *call, m Model, name string) *runner {
+	return &runner{srv: s, model: m, name: name, start: c.start, parallel: m.Info().Parallel}
+}
+
+// runGeneration opens g on out, runs its sequences and finishes it.
+func runGeneration[T any](ctx context.Context, r *runner, g generation[T], out delivery[T]) error {
+	if err := g.open(ctx, out); err != nil {
+		return err
+	}
+	if err := r.run(ctx, g.requests(), g); err != nil {
+		return err
+	}
+	return g.finish()
 }

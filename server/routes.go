@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +24,29 @@ const (
 	routeMetrics     = "/metrics"
 	routeMLXModels   = "/mlx/models"
 	routeOther       = "other"
+
+	routeResponses      = "/v1/responses"
+	routeResponse       = "/v1/responses/{id}"
+	routeResponseCancel = "/v1/responses/{id}/cancel"
+	routeResponseInputs = "/v1/responses/{id}/input_items"
+	routeConversations  = "/v1/conversations"
+	routeConversation   = "/v1/conversations/{id}"
+	routeConvItems      = "/v1/conversations/{id}/items"
+	routeConvItem       = "/v1/conversations/{id}/items/{item_id}"
 )
+
+// routeMethods are the methods of the routes that take more than GET.
+var routeMethods = map[string][]string{
+	routeChat:           {http.MethodPost},
+	routeCompletions:    {http.MethodPost},
+	routeResponses:      {http.MethodPost},
+	routeResponse:       {http.MethodGet, http.MethodDelete},
+	routeResponseCancel: {http.MethodPost},
+	routeConversations:  {http.MethodPost},
+	routeConversation:   {http.MethodGet, http.MethodPost, http.MethodDelete},
+	routeConvItems:      {http.MethodGet, http.MethodPost},
+	routeConvItem:       {http.MethodGet, http.MethodDelete},
+}
 
 // call is one request being served. Streaming handlers finish it from
 // their body stream writer, after the handler returned.
@@ -69,9 +92,10 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 			writeError(rc, &openai.Error{Status: http.StatusNotFound, Type: openai.TypeInvalidRequest,
 				Message: fmt.Sprintf("Invalid URL (%s %s)", rc.Method(), rc.Path())})
 		case !allowed:
-			rc.Response.Header.Set("Allow", methodOf(route))
+			methods := methodsOf(route)
+			rc.Response.Header.Set("Allow", strings.Join(methods, ", "))
 			writeError(rc, &openai.Error{Status: http.StatusMethodNotAllowed, Type: openai.TypeInvalidRequest,
-				Message: fmt.Sprintf("Method %s is not allowed on %s: use %s.", rc.Method(), rc.Path(), methodOf(route))})
+				Message: fmt.Sprintf("Method %s is not allowed on %s: use %s.", rc.Method(), rc.Path(), orList(methods))})
 		case route != routeHealth && !s.authorized(rc):
 			writeError(rc, &openai.Error{Status: http.StatusUnauthorized, Type: openai.TypeInvalidRequest, Code: openai.CodeInvalidAPIKey,
 				Message: "Incorrect API key provided. Send it as 'Authorization: Bearer <key>'."})
@@ -106,7 +130,8 @@ func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call
 	default:
 		id, ok := strings.CutPrefix(path, "/models/")
 		if !ok || id == "" {
-			return routeOther, nil, false
+			route, handle = s.statefulRoute(path)
+			break
 		}
 		if u, err := url.PathUnescape(id); err == nil {
 			id = u
@@ -114,13 +139,22 @@ func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call
 		route = routeModel
 		handle = func(c *call) { s.handleModel(c, id) }
 	}
-	want := methodOf(route)
-	return route, handle, method == want || (method == http.MethodHead && want == http.MethodGet)
+	methods := methodsOf(route)
+	return route, handle, slices.Contains(methods, method) || (method == http.MethodHead && slices.Contains(methods, http.MethodGet))
 }
 
-func methodOf(route string) string {
-	if route == routeChat || route == routeCompletions {
-		return http.MethodPost
+// methodsOf returns the methods a route takes.
+func methodsOf(route string) []string {
+	if m, ok := routeMethods[route]; ok {
+		return m
 	}
-	return http.MethodGet
+	return []string{http.MethodGet}
+}
+
+// orList writes "A", "A or B", "A, B or C".
+func orList(words []string) string {
+	if len(words) == 1 {
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

@@ -11,6 +11,10 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/mlxrun/mlx/store"
+	"github.com/mlxrun/mlx/store/conversations"
+	"github.com/mlxrun/mlx/store/responses"
 )
 
 // Defaults of Options.
@@ -45,6 +49,12 @@ type Options struct {
 	Fingerprint string
 	// Log receives one line per request and the load events (nil: none).
 	Log *slog.Logger
+	// ResponseStore bounds the stored responses of the Responses API
+	// (nil: responses.DefaultOptions()); MaxEntries 0 disables storing.
+	ResponseStore *store.Options
+	// ConversationStore bounds the conversations of the Conversations API
+	// (nil: conversations.DefaultOptions()); MaxEntries 0 disables them.
+	ConversationStore *store.Options
 }
 
 func (o Options) withDefaults() Options {
@@ -60,6 +70,14 @@ func (o Options) withDefaults() Options {
 	if o.Log == nil {
 		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if o.ResponseStore == nil {
+		d := responses.DefaultOptions()
+		o.ResponseStore = &d
+	}
+	if o.ConversationStore == nil {
+		d := conversations.DefaultOptions()
+		o.ConversationStore = &d
+	}
 	return o
 }
 
@@ -74,12 +92,17 @@ type Server struct {
 	cancel   context.CancelFunc
 	starting atomic.Int32   // models named at start not yet loaded
 	wg       sync.WaitGroup // generations running
+
+	responses     *responses.Store
+	conversations *conversations.Store
+	live          liveResponses // responses being generated
 }
 
 // New returns a Server that loads models through l.
 func New(l Loader, opt Options) *Server {
 	opt = opt.withDefaults()
-	s := &Server{opt: opt, loader: l}
+	s := &Server{opt: opt, loader: l,
+		responses: responses.New(*opt.ResponseStore), conversations: conversations.New(*opt.ConversationStore)}
 	s.models = newManager(l, opt.MaxLoaded, opt.KeepAlive)
 	s.obs = newObserver(func() float64 { return float64(s.models.loaded()) })
 	s.models.onLoad = func(id string, d time.Duration, err error) {
@@ -144,7 +167,7 @@ func (s *Server) Serve(ln net.Listener) error {
 
 // Shutdown stops accepting connections and waits for the requests being
 // served; when ctx ends first, it cancels the generations still running
-// and waits for them. Then it unloads the models.
+// and waits for them. Then it unloads the models and stops the stores.
 func (s *Server) Shutdown(ctx context.Context) error {
 	done := make(chan error, 1)
 	go func() { done <- s.http.ShutdownWithContext(ctx) }()
@@ -157,6 +180,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.cancel()
 	s.wg.Wait()
 	s.models.close()
+	s.responses.Stop()
+	s.conversations.Stop()
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return nil // cut short on purpose
 	}

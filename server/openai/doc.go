@@ -1,7 +1,8 @@
 // Package openai holds the wire types of the OpenAI API that mlx serves:
-// the request bodies of chat completions and completions with their
-// parsing and validation, the response and stream chunk shapes, the model
-// list and the error body.
+// the request bodies of chat completions, completions, the Responses API
+// and the Conversations API with their parsing and validation, the
+// response objects, stream chunks and stream events, the model list and
+// the error body.
 //
 // Parsing checks every field's type and range and reports the first
 // problem as an *Error whose Param names the field, as the OpenAI API does.

@@ -147,23 +147,37 @@ func (f *ResponseFormat) validate() *Error {
 	if f == nil {
 		return nil
 	}
-	switch f.Type {
-	case "text", "json_object":
-		return nil
-	case "json_schema":
-	case "":
-		return Invalid("response_format.type", CodeMissing, "Missing required parameter: 'response_format.type'.")
-	default:
-		return Invalid("response_format.type", CodeInvalidValue, "Invalid value: '%s'. Supported values are: 'text', 'json_object' and 'json_schema'.", f.Type)
+	if schema, e := formatKind(f.Type, "response_format.type"); !schema || e != nil {
+		return e
 	}
 	if f.JSONSchema == nil {
 		return Invalid("response_format.json_schema", CodeMissing, "Missing required parameter: 'response_format.json_schema'.")
 	}
-	if !namePattern.MatchString(f.JSONSchema.Name) {
-		return Invalid("response_format.json_schema.name", CodeInvalidValue, "Invalid 'response_format.json_schema.name' %q: it must be 1 to 64 letters, digits, underscores or dashes.", f.JSONSchema.Name)
+	return validateSchemaFormat("response_format.json_schema", f.JSONSchema.Name, f.JSONSchema.Schema)
+}
+
+// formatKind checks the type of an output format, the field param, and
+// reports whether it is json_schema.
+func formatKind(typ, param string) (bool, *Error) {
+	switch typ {
+	case "text", "json_object":
+		return false, nil
+	case "json_schema":
+		return true, nil
+	case "":
+		return false, Invalid(param, CodeMissing, "Missing required parameter: '%s'.", param)
 	}
-	if !isNull(f.JSONSchema.Schema) && kind(f.JSONSchema.Schema) != "object" {
-		return Invalid("response_format.json_schema.schema", CodeInvalidType, "'response_format.json_schema.schema' must be a JSON schema object.")
+	return false, Invalid(param, CodeInvalidValue, "Invalid value: '%s'. Supported values are: 'text', 'json_object' and 'json_schema'.", typ)
+}
+
+// validateSchemaFormat checks the name and schema of a json_schema format
+// whose fields are under prefix.
+func validateSchemaFormat(prefix, name string, schema json.RawMessage) *Error {
+	if !namePattern.MatchString(name) {
+		return Invalid(prefix+".name", CodeInvalidValue, "Invalid '%s.name' %q: it must be 1 to 64 letters, digits, underscores or dashes.", prefix, name)
+	}
+	if !isNull(schema) && kind(schema) != "object" {
+		return Invalid(prefix+".schema", CodeInvalidType, "'%s.schema' must be a JSON schema object.", prefix)
 	}
 	return nil
 }
