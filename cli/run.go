@@ -54,6 +54,9 @@ is). Sampling defaults come from the model's generation_config.json.`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			applyNoASM()
+			if chatWanted(cmd, args) {
+				return runChat(cmd, args[0], o)
+			}
 			text, err := runMessage(cmd.InOrStdin(), args[1:])
 			if err != nil {
 				return err
@@ -85,7 +88,7 @@ func runMessage(stdin io.Reader, args []string) (string, error) {
 	prompt := strings.Join(args, "")
 	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		if prompt == "" {
-			return "", errors.New("the interactive chat is not available yet: give a PROMPT argument, or pipe the message on standard input")
+			return "", errors.New("the interactive chat needs a terminal on standard output too: give a PROMPT argument, or pipe the message on standard input")
 		}
 		return prompt, nil
 	}
