@@ -36,6 +36,7 @@ type serveOptions struct {
 	detach                  bool
 	shutdownTimeout         time.Duration
 	readyTimeout            time.Duration
+	stores                  storeFlags
 }
 
 func newServeCmd() *cobra.Command {
@@ -43,13 +44,15 @@ func newServeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve [MODEL...]",
 		Short: "Serve an OpenAI-compatible API on this machine",
-		Long: `serve answers the OpenAI API (chat completions, completions, models) and
-/health, /metrics and /mlx/models on loopback. The models named load at
+		Long: `serve answers the OpenAI API (chat completions, completions, responses,
+conversations, models) and /health, /metrics and /mlx/models on loopback. The models named load at
 start and stay loaded; any other model loads when a request names it (a
 local path or a Hugging Face reference, pulled if needed) and unloads after
---keep-alive of idleness.
+--keep-alive of idleness. Responses and conversations are kept in memory,
+within the --responses-store-* and --conversation-store-* bounds.
 
-Environment: MLX_HOST, MLX_PORT, MLX_API_KEY; MLX_HOME holds the state
+Environment: MLX_HOST, MLX_PORT, MLX_API_KEY, and MLX_RESPONSES_STORE_*,
+MLX_CONVERSATION_STORE_* for the store flags; MLX_HOME holds the state
 (~/.mlx): the records and logs of the running servers that mlx ps and
 mlx stop use.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -77,6 +80,7 @@ mlx stop use.`,
 	f.BoolVarP(&o.detach, "detach", "d", false, "run in the background; returns once the server answers")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long a stop waits for requests in progress")
 	f.DurationVar(&o.readyTimeout, "ready-timeout", 10*time.Minute, "with --detach, how long to wait for the models to load")
+	o.stores.register(f)
 	return cmd
 }
 
@@ -99,7 +103,11 @@ func (o *serveOptions) fromEnv(f *pflag.FlagSet) error {
 	if o.port < 0 || o.port > 65535 {
 		return fmt.Errorf("port %d is outside 0…65535", o.port)
 	}
-	return nil
+	if err := o.stores.fromEnv(f); err != nil {
+		return err
+	}
+	_, _, err := o.stores.options()
+	return err
 }
 
 func (o serveOptions) addr() string { return net.JoinHostPort(o.host, strconv.Itoa(o.port)) }
@@ -121,6 +129,10 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	if err != nil {
 		return err
 	}
+	respStore, convStore, err := o.stores.options()
+	if err != nil {
+		return err
+	}
 	ln, err := listen(o)
 	if err != nil {
 		return err
@@ -137,7 +149,7 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	}
 	srv := server.New(loader, server.Options{APIKey: o.apiKey, CORSOrigins: o.cors, MaxBody: o.maxBody,
 		SSEKeepAlive: o.sseKeepAlive, MaxLoaded: o.maxLoaded, KeepAlive: o.keepAlive,
-		Fingerprint: "fp_mlx_" + build.Version, Log: log})
+		Fingerprint: "fp_mlx_" + build.Version, Log: log, ResponseStore: &respStore, ConversationStore: &convStore})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
