@@ -104,7 +104,7 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	e := &Engine{cfg: cfg, gen: o.gen, tok: tok, template: tmpl, opt: opt, model: m,
 		queue: make(chan *job, opt.Queue), quit: make(chan struct{}), done: make(chan struct{}), closeFile: o.close}
 	e.eos = eosSet(cfg, o.gen)
-	if e.cache, err = kvcache.New(opt.KVType, cfg.Layers, opt.Ctx, cfg.KVHeads*cfg.HeadDim); err != nil {
+	if e.cache, err = kvcache.New(opt.KVType, cfg.Layers, opt.Ctx, cfg.KVHeads, cfg.HeadDim); err != nil {
 		return nil, err
 	}
 	e.pool = kernels.NewPool(opt.Threads)

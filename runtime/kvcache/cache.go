@@ -48,41 +48,55 @@ func ParseType(s string) (Type, error) {
 }
 
 // Cache is the key/value memory of one sequence for Context positions.
-// Row (layer, pos) holds Dim values: KV head h at [h*headDim, (h+1)*headDim).
+//
+// Keys are stored transposed, per layer and KV head: HeadDim rows of
+// Context values, row d holding dimension d of every position, so the
+// scores of a query are HeadDim long multiply-adds over the positions.
+// Values are stored by position: row (layer, pos) holds Dim values, KV head
+// h at [h*HeadDim, (h+1)*HeadDim).
 type Cache struct {
 	typ    Type
 	layers int
 	ctx    int
-	dim    int
+	heads  int
+	hd     int
 
 	k16, v16 []uint16
 	k32, v32 []float32
 }
 
-// New allocates a cache of layers × ctx positions × dim values for keys and
-// as many for values.
-func New(t Type, layers, ctx, dim int) (*Cache, error) {
+// New allocates a cache of layers × ctx positions × heads × headDim values
+// for keys and as many for values.
+func New(t Type, layers, ctx, heads, headDim int) (*Cache, error) {
 	if t != F16 && t != F32 {
 		return nil, fmt.Errorf("%w: unknown type %v", ErrInvalid, t)
 	}
-	if layers <= 0 || ctx <= 0 || dim <= 0 {
-		return nil, fmt.Errorf("%w: %d layers × %d positions × %d values must all be positive", ErrInvalid, layers, ctx, dim)
+	dims := []int{layers, ctx, heads, headDim}
+	n := int64(2 * t.size())
+	for _, d := range dims {
+		if d <= 0 {
+			return nil, fmt.Errorf("%w: %d layers × %d positions × %d heads × %d values must all be positive", ErrInvalid, layers, ctx, heads, headDim)
+		}
+		if n > MaxBytes/int64(d) {
+			return nil, fmt.Errorf("%w: %d layers × %d positions × %d heads × %d values of %v exceed %d bytes", ErrInvalid, layers, ctx, heads, headDim, t, int64(MaxBytes))
+		}
+		n *= int64(d)
 	}
-	elem := int64(2)
-	if t == F32 {
-		elem = 4
-	}
-	if b := 2 * elem * int64(layers) * int64(ctx) * int64(dim); b > MaxBytes || b/elem/2/int64(layers)/int64(ctx) != int64(dim) {
-		return nil, fmt.Errorf("%w: %d layers × %d positions × %d values of %v exceed %d bytes", ErrInvalid, layers, ctx, dim, t, int64(MaxBytes))
-	}
-	c := &Cache{typ: t, layers: layers, ctx: ctx, dim: dim}
-	n := layers * ctx * dim
+	c := &Cache{typ: t, layers: layers, ctx: ctx, heads: heads, hd: headDim}
+	elems := layers * ctx * heads * headDim
 	if t == F16 {
-		c.k16, c.v16 = make([]uint16, n), make([]uint16, n)
+		c.k16, c.v16 = make([]uint16, elems), make([]uint16, elems)
 	} else {
-		c.k32, c.v32 = make([]float32, n), make([]float32, n)
+		c.k32, c.v32 = make([]float32, elems), make([]float32, elems)
 	}
 	return c, nil
+}
+
+func (t Type) size() int {
+	if t == F32 {
+		return 4
+	}
+	return 2
 }
 
 // Type returns the element type.
@@ -91,37 +105,54 @@ func (c *Cache) Type() Type { return c.typ }
 // Context returns the number of positions the cache holds.
 func (c *Cache) Context() int { return c.ctx }
 
-// Dim returns the number of values in one row (KV heads × head size).
-func (c *Cache) Dim() int { return c.dim }
+// Layers returns the number of layers.
+func (c *Cache) Layers() int { return c.layers }
+
+// Heads returns the number of KV heads.
+func (c *Cache) Heads() int { return c.heads }
+
+// HeadDim returns the size of one head.
+func (c *Cache) HeadDim() int { return c.hd }
+
+// Dim returns the number of values of one position (KV heads × head size).
+func (c *Cache) Dim() int { return c.heads * c.hd }
 
 // Bytes returns the memory the cache holds, keys and values.
 func (c *Cache) Bytes() int64 {
-	elem := int64(2)
-	if c.typ == F32 {
-		elem = 4
-	}
-	return 2 * elem * int64(c.layers) * int64(c.ctx) * int64(c.dim)
+	return 2 * int64(c.typ.size()) * int64(c.layers) * int64(c.ctx) * int64(c.Dim())
 }
 
-func (c *Cache) off(layer, pos int) int {
-	if layer < 0 || layer >= c.layers || pos < 0 || pos >= c.ctx {
-		panic(fmt.Sprintf("kvcache: row (layer %d, position %d) outside %d layers × %d positions", layer, pos, c.layers, c.ctx))
+func (c *Cache) checkLayer(layer int) {
+	if layer < 0 || layer >= c.layers {
+		panic(fmt.Sprintf("kvcache: layer %d outside %d layers", layer, c.layers))
 	}
-	return (layer*c.ctx + pos) * c.dim
 }
 
-// Layer returns the rows of one layer for positions [0, n): keys and values,
-// n×Dim values each, in the cache's type (k16/v16 for F16, else k32/v32).
-func (c *Cache) Layer(layer, n int) (k16, v16 []uint16, k32, v32 []float32) {
+// Keys returns the keys of one layer and KV head, transposed: HeadDim rows
+// of Context values, in the cache's type (k16 for F16, else k32).
+func (c *Cache) Keys(layer, head int) (k16 []uint16, k32 []float32) {
+	c.checkLayer(layer)
+	if head < 0 || head >= c.heads {
+		panic(fmt.Sprintf("kvcache: head %d outside %d heads", head, c.heads))
+	}
+	n := c.hd * c.ctx
+	o := (layer*c.heads + head) * n
+	if c.typ == F16 {
+		return c.k16[o : o+n], nil
+	}
+	return nil, c.k32[o : o+n]
+}
+
+// Values returns the values of one layer for positions [0, n): n rows of
+// Dim values, in the cache's type (v16 for F16, else v32).
+func (c *Cache) Values(layer, n int) (v16 []uint16, v32 []float32) {
+	c.checkLayer(layer)
 	if n < 0 || n > c.ctx {
 		panic(fmt.Sprintf("kvcache: %d positions outside a context of %d", n, c.ctx))
 	}
-	o := c.off(layer, 0)
+	o := layer * c.ctx * c.Dim()
 	if c.typ == F16 {
-		return c.k16[o : o+n*c.dim], c.v16[o : o+n*c.dim], nil, nil
+		return c.v16[o : o+n*c.Dim()], nil
 	}
-	return nil, nil, c.k32[o : o+n*c.dim], c.v32[o : o+n*c.dim]
+	return nil, c.v32[o : o+n*c.Dim()]
 }
-
-// Layers returns the number of layers.
-func (c *Cache) Layers() int { return c.layers }

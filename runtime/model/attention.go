@@ -76,7 +76,8 @@ func (a *attnJob) task(t int) {
 // attends to.
 type span struct {
 	q, out     []float32
-	kvo, dim   int // offset of the KV head in a cache row, and the row size
+	kvo, dim   int // offset of the KV head in a value row, and the row size
+	ctx        int // stride of the transposed keys
 	start, end int // visible positions [start, end]
 	scale      float32
 }
@@ -87,38 +88,48 @@ func (a *attnJob) row(i, h int, scores, qr []float32, half []uint16) {
 	s, c := a.s, a.s.m.Config
 	hd, qd := a.hd, c.Heads*a.hd
 	pos, kc := a.b.Pos[i], a.b.Cache[i]
+	kvh := h / (c.Heads / c.KVHeads)
 	sp := span{
 		q:     s.q[i*qd+h*hd : i*qd+(h+1)*hd],
 		out:   s.att[i*qd+h*hd : i*qd+(h+1)*hd],
-		kvo:   (h / (c.Heads / c.KVHeads)) * hd,
+		kvo:   kvh * hd,
 		dim:   kc.Dim(),
+		ctx:   kc.Context(),
 		end:   pos,
 		scale: float32(1 / math.Sqrt(float64(hd))),
 	}
 	if w := s.m.Layers[a.layer].Window; w > 0 {
 		sp.start = max(0, pos-w+1)
 	}
-	k16, v16, k32, v32 := kc.Layer(a.layer, pos+1)
+	k16, k32 := kc.Keys(a.layer, kvh)
+	v16, v32 := kc.Values(a.layer, pos+1)
+	sc := scores[:pos+1-sp.start]
 	switch {
 	case k16 != nil && a.n < tiledRows:
-		sp.halfAccum(k16, v16, qr, half)
+		sp.halfAccum(k16, v16, sc, qr, half)
 	case k16 != nil:
-		exact(&sp, k16, v16, scores, kernels.DotF16, kernels.AxpyF16)
+		exact(&sp, k16, v16, sc, kernels.AxpyF16)
 	default:
-		exact(&sp, k32, v32, scores, kernels.Dot, kernels.Axpy)
+		exact(&sp, k32, v32, sc, kernels.Axpy)
 	}
 }
 
-// exact is attention in float32 over a cache of float32 (Dot, Axpy) or
-// halves (DotF16, AxpyF16): scores, softmax, weighted sum.
-func exact[T float32 | uint16](sp *span, k, v []T, scores []float32,
-	dot func([]T, []float32) float32, axpy func(float32, []T, []float32)) {
-	hd := len(sp.q)
-	sc := scores[:sp.end+1-sp.start]
-	for t := sp.start; t <= sp.end; t++ {
-		o := t*sp.dim + sp.kvo
-		sc[t-sp.start] = dot(k[o:o+hd], sp.q) * sp.scale
+// scoresOf sets sc[t-start] = scale·(q·K[t]) for the visible positions t,
+// as HeadDim multiply-adds of q[d] times the transposed key row d.
+func scoresOf[T float32 | uint16](sp *span, q []float32, k []T, sc []float32, axpy func(float32, []T, []float32)) {
+	clear(sc)
+	for d, x := range q {
+		row := k[d*sp.ctx+sp.start : d*sp.ctx+sp.end+1]
+		axpy(x, row, sc)
 	}
+	kernels.Scale(sc, sp.scale)
+}
+
+// exact is attention in float32 over a cache of float32 (Axpy) or halves
+// (AxpyF16): scores, softmax, weighted sum.
+func exact[T float32 | uint16](sp *span, k, v []T, sc []float32, axpy func(float32, []T, []float32)) {
+	hd := len(sp.q)
+	scoresOf(sp, sp.q, k, sc, axpy)
 	kernels.Softmax(sc)
 	clear(sp.out)
 	for t := sp.start; t <= sp.end; t++ {
@@ -131,16 +142,16 @@ func exact[T float32 | uint16](sp *span, k, v []T, scores []float32,
 // flash attention computes it: the query rounded to halves, an online
 // softmax, and the weighted sum of V kept in halves (rounded after every
 // position), divided by the softmax sum at the end.
-func (sp *span) halfAccum(k, v []uint16, qr []float32, half []uint16) {
+func (sp *span) halfAccum(k, v []uint16, sc, qr []float32, half []uint16) {
 	hd := len(sp.q)
 	kernels.F32ToF16(half, sp.q)
 	kernels.F16ToF32(qr, half)
+	scoresOf(sp, qr, k, sc, kernels.AxpyF16)
 	acc := sp.out
 	clear(acc)
 	m, sum := float32(math.Inf(-1)), float32(0)
 	for t := sp.start; t <= sp.end; t++ {
-		o := t*sp.dim + sp.kvo
-		s := kernels.DotF16(k[o:o+hd], qr) * sp.scale
+		s := sc[t-sp.start]
 		ms, vs := float32(1), float32(1)
 		if s > m {
 			ms = float32(math.Exp(float64(m - s)))
@@ -150,6 +161,7 @@ func (sp *span) halfAccum(k, v []uint16, qr []float32, half []uint16) {
 		} else {
 			vs = float32(math.Exp(float64(s - m)))
 		}
+		o := t*sp.dim + sp.kvo
 		kernels.AxpyF16(vs, v[o:o+hd], acc)
 		roundHalf(acc, half)
 		sum = sum*ms + vs

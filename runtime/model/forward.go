@@ -155,7 +155,7 @@ func (s *State) qkv(l *Layer, li int, b *Batch, i int) {
 	cos, sin := s.cos[i*half:(i+1)*half], s.sin[i*half:(i+1)*half]
 	rope(s.m.Rope, q, hd, cos, sin)
 	rope(s.m.Rope, k, hd, cos, sin)
-	b.Cache[i].Store(li, b.Pos[i], k, v)
+	b.Cache[i].Store(li, b.Pos[i], k, v, s.kh[i*kvd:(i+1)*kvd])
 }
 
 // headNorm applies RMSNorm with weight w to every head of x (heads of len(w)).
@@ -182,14 +182,13 @@ func (s *State) check(b *Batch) error {
 			return fmt.Errorf("%w: output rows %v are not ascending rows of %d", ErrBatch, b.Out, n)
 		}
 	}
-	kvd := c.KVHeads * c.HeadDim
 	for i, t := range b.Tokens {
 		kc, p := b.Cache[i], b.Pos[i]
 		switch {
 		case t < 0 || int(t) >= c.VocabSize:
 			return fmt.Errorf("%w: token id %d outside the vocabulary of %d", ErrBatch, t, c.VocabSize)
-		case kc == nil || kc.Dim() != kvd || kc.Layers() != len(s.m.Layers):
-			return fmt.Errorf("%w: row %d has no cache of %d layers × %d values", ErrBatch, i, len(s.m.Layers), kvd)
+		case kc == nil || kc.Heads() != c.KVHeads || kc.HeadDim() != c.HeadDim || kc.Layers() != len(s.m.Layers):
+			return fmt.Errorf("%w: row %d has no cache of %d layers × %d heads × %d values", ErrBatch, i, len(s.m.Layers), c.KVHeads, c.HeadDim)
 		case p < 0 || p >= kc.Context() || p >= s.ctx:
 			return fmt.Errorf("%w: position %d outside a context of %d", ErrBatch, p, min(kc.Context(), s.ctx))
 		}

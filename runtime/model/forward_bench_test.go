@@ -37,7 +37,7 @@ func benchModel(b *testing.B, file string, rows, ctx int) (*model.State, *kvcach
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := kvcache.New(kvcache.F16, cfg.Layers, ctx, cfg.KVHeads*cfg.HeadDim)
+	c, err := kvcache.New(kvcache.F16, cfg.Layers, ctx, cfg.KVHeads, cfg.HeadDim)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -30,6 +30,7 @@ type State struct {
 	ctx     int
 
 	x, xn, q, k, v, att, gate, up []float32
+	kh                            []uint16  // keys converted for a half-precision cache
 	cos, sin                      []float32 // per row, RopeDim/2 each
 	hout                          []float32 // normalized rows for the output layer
 	logits                        []float32
@@ -52,6 +53,7 @@ func (m *Model) NewState(pool *kernels.Pool, maxRows, maxOut, ctx int) (*State, 
 	s.x, s.xn = make([]float32, n*hid), make([]float32, n*max(hid, q))
 	s.q, s.att = make([]float32, n*q), make([]float32, n*q)
 	s.k, s.v = make([]float32, n*kv), make([]float32, n*kv)
+	s.kh = make([]uint16, n*kv)
 	s.gate, s.up = make([]float32, n*ff), make([]float32, n*ff)
 	s.cos, s.sin = make([]float32, n*c.RopeDim/2), make([]float32, n*c.RopeDim/2)
 	s.hout = make([]float32, maxOut*hid)
@@ -69,7 +71,7 @@ func (s *State) MaxOut() int { return s.maxOut }
 
 // Bytes returns the memory of the scratch buffers.
 func (s *State) Bytes() int64 {
-	n := len(s.x) + len(s.xn) + len(s.q) + len(s.att) + len(s.k) + len(s.v) + len(s.gate) + len(s.up) +
+	n := len(s.kh)/2 + len(s.x) + len(s.xn) + len(s.q) + len(s.att) + len(s.k) + len(s.v) + len(s.gate) + len(s.up) +
 		len(s.cos) + len(s.sin) + len(s.hout) + len(s.logits) + len(s.attn.scores)
 	return 4 * int64(n)
 }
