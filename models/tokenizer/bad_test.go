@@ -2,8 +2,10 @@ package tokenizer
 
 import (
 	"errors"
+	"fmt"
 	"math/rand"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -103,5 +105,22 @@ func TestHostileInputs(t *testing.T) {
 	}
 	if tok.Token(-1) != "" || tok.Token(1<<30) != "" || tok.IsSpecial(-5) {
 		t.Error("out-of-range ids are not handled")
+	}
+}
+
+// TestSparseIDAllocatesLittle loads a vocabulary whose one token has the
+// largest id allowed: refusing it must not first build a table of that
+// many entries (16M strings, 256 MiB).
+func TestSparseIDAllocatesLittle(t *testing.T) {
+	doc := strings.Replace(tinyJSON, `"c": 4`, fmt.Sprintf(`"c": %d`, maxVocab-1), 1)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := ParseJSON([]byte(doc), nil, "sparse.json")
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "sparse.json") {
+		t.Fatalf("got %v, want ErrFormat naming the file", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 16<<20 {
+		t.Fatalf("refusing a 1-token sparse vocabulary allocated %d MiB", n>>20)
 	}
 }

@@ -33,6 +33,10 @@ var endOfTurn = []string{
 	"<end_of_utterance>", "<|END_OF_TURN_TOKEN|>",
 }
 
+// maxDenseSize is the largest id table made for n tokens. Ids are dense in
+// practice; a few far-off ones would make the tables huge.
+func maxDenseSize(n int) int { return 2*n + 4096 }
+
 // build assembles a Tokenizer and checks that the ids it refers to exist.
 func build(s *spec) (*Tokenizer, error) {
 	size := s.size
@@ -42,9 +46,7 @@ func build(s *spec) (*Tokenizer, error) {
 	for _, a := range s.added {
 		size = max(size, a.id+1)
 	}
-	// Ids are dense in practice; a few far-off ones would make the tables
-	// below huge.
-	if n := len(s.model.vocab) + len(s.added); size > 2*n+4096 {
+	if n := len(s.model.vocab) + len(s.added); size > maxDenseSize(n) {
 		return nil, fmt.Errorf("%s: %w: token ids go up to %d for %d tokens", s.source, ErrFormat, size-1, n)
 	}
 	t := &Tokenizer{

@@ -185,11 +185,15 @@ func (m *bpe) guessMerged(rank int) (int32, bool) {
 	return 0, false
 }
 
-// indexByID returns the tokens by id ("" for unused ids).
+// indexByID returns the tokens by id ("" for unused ids), or nil when the
+// ids are too sparse for a table (build refuses such a vocabulary).
 func indexByID(vocab map[string]int32) []string {
 	n := 0
 	for _, id := range vocab {
 		n = max(n, int(id)+1)
+	}
+	if n > maxDenseSize(len(vocab)) {
+		return nil
 	}
 	byID := make([]string, n)
 	for tok, id := range vocab {
