@@ -76,7 +76,7 @@ func (s *Server) handleCreateResponse(c *call) {
 }
 
 // initial is the response object before generation: the request's
-// settings, the sampling values in use, no output.
+// settings, the sampling values in use where it sets none, no output.
 func (p *responsePlan) initial(g *chatGen) openai.Response {
 	r := p.req
 	sp := g.reqs[0].Params
@@ -87,6 +87,12 @@ func (p *responsePlan) initial(g *chatGen) openai.Response {
 		Temperature: &sp.Temperature, TopP: &sp.TopP, ToolChoice: r.ToolChoice.Echo(), Tools: r.Tools,
 		TopLogprobs: r.TopLogprobCount(), Truncation: "disabled", User: r.User, Metadata: r.Metadata,
 		Text: openai.TextConfig{Format: &openai.TextFormat{Type: "text"}}}
+	if r.Temperature != nil {
+		resp.Temperature = r.Temperature // as asked: top_p 0 samples greedily
+	}
+	if r.TopP != nil {
+		resp.TopP = r.TopP
+	}
 	if r.ServiceTier != nil {
 		resp.ServiceTier = *r.ServiceTier
 	}

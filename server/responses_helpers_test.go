@@ -2,9 +2,11 @@ package server
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mlxrun/mlx/server/openai"
 )
@@ -169,4 +171,49 @@ func concat(lists ...[]string) []string {
 		out = append(out, l...)
 	}
 	return out
+}
+
+// asyncResult is the answer to a request sent by postAsync.
+type asyncResult struct {
+	status int
+	body   []byte
+	id     string // X-Request-Id
+}
+
+// postAsync posts a response request in the background.
+func (ts *testServer) postAsync(body string) <-chan asyncResult {
+	done := make(chan asyncResult, 1)
+	go func() {
+		resp, err := ts.client.Post(ts.url+"/v1/responses", "application/json", strings.NewReader(body))
+		if err != nil {
+			done <- asyncResult{body: []byte(err.Error())}
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		done <- asyncResult{resp.StatusCode, b, resp.Header.Get("X-Request-Id")}
+	}()
+	return done
+}
+
+// runningResponse waits for a response to be generated, with its record
+// stored, and returns its id.
+func (ts *testServer) runningResponse(t *testing.T) string {
+	t.Helper()
+	var id string
+	if !waitFor(2*time.Second, func() bool {
+		ts.live.mu.Lock()
+		defer ts.live.mu.Unlock()
+		for k := range ts.live.m {
+			id = k
+		}
+		if id == "" {
+			return false
+		}
+		_, err := ts.responses.Get(id)
+		return err == nil
+	}) {
+		t.Fatal("no response started")
+	}
+	return id
 }

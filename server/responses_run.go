@@ -23,10 +23,12 @@ type responseRun struct {
 	g    *chatGen
 }
 
-// run generates the response, keeps its record up to date in the stores,
-// and ends it with its terminal event. A failure of the generation ends a
-// stream with response.failed; a request that is not streamed gets it as
-// an HTTP error. A cancelled response is a success: it ends as such.
+// runResponse generates the response, keeps its record up to date in the
+// stores, and ends it with its terminal event. A failure of the generation
+// ends a stream with an error event and response.failed; a request that is
+// not streamed gets it as an HTTP error. A response cancelled by POST
+// /v1/responses/{id}/cancel or cut by the server's shutdown ends with
+// status cancelled; one whose client went away just stops.
 func (s *Server) runResponse(ctx context.Context, run *responseRun) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -40,24 +42,7 @@ func (s *Server) runResponse(ctx context.Context, run *responseRun) error {
 	if err == nil {
 		err = runGeneration(ctx, run.r, run.g, b)
 	}
-	status, failure := openai.StatusCompleted, (*openai.ResponseError)(nil)
-	switch {
-	case err == nil && b.finish == "length":
-		status = openai.StatusIncomplete
-	case err == nil:
-	case errors.Is(context.Cause(ctx), errResponseCancelled):
-		status, failure = openai.StatusCancelled, &openai.ResponseError{Code: "cancelled", Message: "The response was cancelled (POST /v1/responses/" + p.id + "/cancel)."}
-		err = nil
-	case b.writeErr != nil || ctx.Err() != nil:
-		status = openai.StatusCancelled // the client went away, or the server stops
-	default:
-		e := apiError(err)
-		code := e.Code
-		if code == "" {
-			code = "server_error"
-		}
-		status, failure = openai.StatusFailed, &openai.ResponseError{Code: code, Message: e.Message}
-	}
+	status, failure, apiErr := outcome(ctx, err, b)
 	emitErr := b.complete(status, time.Now().Unix(), failure)
 	if p.store {
 		s.saveResponse(p, b, nil)
@@ -65,11 +50,42 @@ func (s *Server) runResponse(ctx context.Context, run *responseRun) error {
 	if p.req.Stored && p.req.Conversation != "" && (status == openai.StatusCompleted || status == openai.StatusIncomplete) {
 		s.appendConversation(p, b)
 	}
+	if status == openai.StatusFailed {
+		emitErr = firstErr(emitErr, b.event(openai.NewErrorEvent(apiErr)))
+	}
 	emitErr = firstErr(emitErr, b.terminal())
-	if err != nil && (status == openai.StatusCancelled || b.emit == nil) {
+	gone := b.writeErr != nil || errors.Is(context.Cause(ctx), ErrClientGone)
+	if err != nil && (gone || (b.emit == nil && status == openai.StatusFailed)) {
 		return err // the client is gone, or gets the failure as an HTTP error
 	}
 	return emitErr
+}
+
+// outcome is the final status of a response whose generation returned
+// err, with the error it shows and, for a failure, the API error.
+func outcome(ctx context.Context, err error, b *respBuilder) (string, *openai.ResponseError, *openai.Error) {
+	cause := context.Cause(ctx)
+	switch {
+	case err == nil && b.finish == "length":
+		return openai.StatusIncomplete, nil, nil
+	case err == nil:
+		return openai.StatusCompleted, nil, nil
+	case errors.Is(cause, errResponseCancelled):
+		return openai.StatusCancelled, &openai.ResponseError{Code: "cancelled", Message: "The response was cancelled (POST /v1/responses/" + b.resp.ID + "/cancel)."}, nil
+	case b.writeErr != nil || ctx.Err() != nil:
+		// The client went away, or the server stops.
+		why := err
+		if cause != nil {
+			why = cause
+		}
+		return openai.StatusCancelled, &openai.ResponseError{Code: "cancelled", Message: "The response was cut short: " + why.Error() + "."}, nil
+	}
+	e := apiError(err)
+	code := e.Code
+	if code == "" {
+		code = "server_error"
+	}
+	return openai.StatusFailed, &openai.ResponseError{Code: code, Message: e.Message}, e
 }
 
 // saveResponse puts the response's record in the store; cancel stops its

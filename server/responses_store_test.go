@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -255,34 +256,8 @@ func TestResponseCancel(t *testing.T) {
 func TestResponseCancelNotStreamed(t *testing.T) {
 	ts, f := startFake(t, strings.Repeat("x", 10000), Options{})
 	f.delay = 2 * time.Millisecond
-	type result struct {
-		status int
-		body   []byte
-	}
-	done := make(chan result, 1)
-	go func() {
-		req, _ := http.NewRequest("POST", ts.url+"/v1/responses", strings.NewReader(`{"model":"m","input":"hi"}`))
-		resp, err := ts.client.Do(req)
-		if err != nil {
-			done <- result{}
-			return
-		}
-		defer resp.Body.Close()
-		var b strings.Builder
-		bufio.NewReader(resp.Body).WriteTo(&b)
-		done <- result{resp.StatusCode, []byte(b.String())}
-	}()
-	var id string
-	if !waitFor(2*time.Second, func() bool {
-		ts.live.mu.Lock()
-		defer ts.live.mu.Unlock()
-		for k := range ts.live.m {
-			id = k
-		}
-		return id != "" && f.active.Load() == 1
-	}) {
-		t.Fatal("the response did not start")
-	}
+	done := ts.postAsync(`{"model":"m","input":"hi"}`)
+	id := ts.runningResponse(t)
 	ts.post(t, "/v1/responses/"+id+"/cancel", ``, 200, nil)
 	res := <-done
 	var r testResp
@@ -310,4 +285,56 @@ func TestStoreMetrics(t *testing.T) {
 			t.Errorf("metrics lack %q", want)
 		}
 	}
+}
+
+// TestResponseShutdown stops the server mid-stream: the stream ends with
+// the response cancelled, and the record says so.
+func TestResponseShutdown(t *testing.T) {
+	ts, f := startFake(t, strings.Repeat("x", 10000), Options{SSEKeepAlive: -1})
+	f.delay = 2 * time.Millisecond
+	req, _ := http.NewRequest("POST", ts.url+"/v1/responses", strings.NewReader(`{"model":"m","input":"hi","stream":true}`))
+	resp, err := ts.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	evs := readEvents(t, bufio.NewReader(resp.Body))
+	var id string
+	for ev := range evs {
+		if ev.Type == openai.EventCreated {
+			id = ev.Response.ID
+		}
+		if ev.Type == openai.EventTextDelta {
+			break
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	ts.Shutdown(ctx)
+	var last respEvent
+	for ev := range evs {
+		last = ev
+	}
+	if last.Type != openai.EventFailed || last.Response.Status != "cancelled" || !strings.Contains(last.Response.Error.Message, "cut short") {
+		t.Errorf("the stream ended with %s %+v", last.Type, last.Response)
+	}
+	if rec, err := ts.responses.Get(id); err != nil || rec.Status != "cancelled" {
+		t.Errorf("record %v %v", rec.Status, err)
+	}
+}
+
+// TestResponseDeleteWhileRunning deletes a response in progress: its final
+// record must not bring it back.
+func TestResponseDeleteWhileRunning(t *testing.T) {
+	ts, f := startFake(t, strings.Repeat("x", 100), Options{})
+	f.delay = 2 * time.Millisecond
+	done := ts.postAsync(`{"model":"m","input":"hi"}`)
+	id := ts.runningResponse(t)
+	if status, b, _ := ts.do(t, "DELETE", "/v1/responses/"+id, ""); status != 200 {
+		t.Fatalf("DELETE while running: %d %s", status, b)
+	}
+	if res := <-done; res.id != id || res.status != 200 {
+		t.Fatalf("the request answered %d for %q, want 200 for %q", res.status, res.id, id)
+	}
+	ts.getJSON(t, "/v1/responses/"+id, 404, nil)
 }

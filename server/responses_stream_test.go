@@ -51,7 +51,7 @@ func TestResponseStreamEvents(t *testing.T) {
 					t.Errorf("response %+v", r)
 				}
 			}},
-		{name: "error mid-stream", reply: "abcdef", midErr: errors.New("the kernel broke"), want: concat(seqStart, seqMessage, []string{openai.EventFailed}), status: "failed",
+		{name: "error mid-stream", reply: "abcdef", midErr: errors.New("the kernel broke"), want: concat(seqStart, seqMessage, []string{openai.EventError, openai.EventFailed}), status: "failed",
 			check: func(t *testing.T, r *testResp) {
 				if r.Error == nil || !strings.Contains(r.Error.Message, "the kernel broke") || r.Error.Code != "server_error" || r.Output[0].Status != "incomplete" {
 					t.Errorf("response %+v error %+v", r, r.Error)
@@ -67,6 +67,11 @@ func TestResponseStreamEvents(t *testing.T) {
 				t.Fatalf("events\n%v\nwant\n%v", got, c.want)
 			}
 			checkItemEvents(t, evs)
+			if c.midErr != nil {
+				if ev := evs[len(evs)-2]; !strings.Contains(ev.Message, c.midErr.Error()) {
+					t.Errorf("error event %+v", ev)
+				}
+			}
 			last := evs[len(evs)-1].Response
 			if last.Status != c.status || evs[0].Response.Status != "in_progress" || len(evs[0].Response.Output) != 0 {
 				t.Errorf("status %q (first %q), want %q", last.Status, evs[0].Response.Status, c.status)
