@@ -187,41 +187,33 @@ func TestResponseInputItemsPages(t *testing.T) {
 	ts.getJSON(t, "/v1/responses/resp_none/input_items", 404, nil)
 }
 
-// readEvents reads a response stream's events from r and sends them on a
-// channel, closed at the end of the stream.
-func readEvents(t *testing.T, r *bufio.Reader) <-chan respEvent {
+// startStream posts a streamed response and reads it up to its first
+// text delta; the other events come on the channel, closed at the end of
+// the stream.
+func (ts *testServer) startStream(t *testing.T, body string) (string, <-chan respEvent) {
 	t.Helper()
+	resp, err := ts.client.Post(ts.url+"/v1/responses", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
 	ch := make(chan respEvent, 1024)
 	go func() {
 		defer close(ch)
+		r := bufio.NewReader(resp.Body)
 		for {
 			line, err := r.ReadString('\n')
 			if err != nil {
 				return
 			}
-			if data, ok := strings.CutPrefix(strings.TrimSpace(line), "data: "); ok {
-				var ev respEvent
-				if json.Unmarshal([]byte(data), &ev) == nil {
-					ch <- ev
-				}
+			var ev respEvent
+			if data, ok := strings.CutPrefix(strings.TrimSpace(line), "data: "); ok && json.Unmarshal([]byte(data), &ev) == nil {
+				ch <- ev
 			}
 		}
 	}()
-	return ch
-}
-
-func TestResponseCancel(t *testing.T) {
-	ts, f := startFake(t, strings.Repeat("x", 10000), Options{SSEKeepAlive: -1})
-	f.delay = 2 * time.Millisecond
-	req, _ := http.NewRequest("POST", ts.url+"/v1/responses", strings.NewReader(`{"model":"m","input":"hi","stream":true}`))
-	resp, err := ts.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	evs := readEvents(t, bufio.NewReader(resp.Body))
 	var id string
-	for ev := range evs {
+	for ev := range ch {
 		if ev.Type == openai.EventCreated {
 			id = ev.Response.ID
 		}
@@ -229,6 +221,13 @@ func TestResponseCancel(t *testing.T) {
 			break
 		}
 	}
+	return id, ch
+}
+
+func TestResponseCancel(t *testing.T) {
+	ts, f := startFake(t, strings.Repeat("x", 10000), Options{SSEKeepAlive: -1})
+	f.delay = 2 * time.Millisecond
+	id, evs := ts.startStream(t, `{"model":"m","input":"hi","stream":true}`)
 	var cancelled testResp
 	ts.post(t, "/v1/responses/"+id+"/cancel", ``, 200, &cancelled)
 	if cancelled.Status != "cancelled" || cancelled.Error == nil || cancelled.Output[0].Status != "incomplete" {
@@ -292,22 +291,7 @@ func TestStoreMetrics(t *testing.T) {
 func TestResponseShutdown(t *testing.T) {
 	ts, f := startFake(t, strings.Repeat("x", 10000), Options{SSEKeepAlive: -1})
 	f.delay = 2 * time.Millisecond
-	req, _ := http.NewRequest("POST", ts.url+"/v1/responses", strings.NewReader(`{"model":"m","input":"hi","stream":true}`))
-	resp, err := ts.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	evs := readEvents(t, bufio.NewReader(resp.Body))
-	var id string
-	for ev := range evs {
-		if ev.Type == openai.EventCreated {
-			id = ev.Response.ID
-		}
-		if ev.Type == openai.EventTextDelta {
-			break
-		}
-	}
+	id, evs := ts.startStream(t, `{"model":"m","input":"hi","stream":true}`)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	ts.Shutdown(ctx)
