@@ -111,7 +111,7 @@ func (p *parser) parseRules() error {
 			return err
 		}
 		p.space(false)
-		if !p.eof() && p.peek() != '\n' {
+		if !p.eof() && p.peek() != '\n' && !p.ruleStartsHere() {
 			return p.errorf("unexpected %q in rule %q", p.peek(), name)
 		}
 	}
