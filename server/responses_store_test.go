@@ -322,3 +322,22 @@ func TestResponseDeleteWhileRunning(t *testing.T) {
 	}
 	ts.getJSON(t, "/v1/responses/"+id, 404, nil)
 }
+
+// TestResponseChainAfterCall chains from a response whose function call
+// has a name no tool declares (a model may write any): the call and its
+// output make the next prompt.
+func TestResponseChainAfterCall(t *testing.T) {
+	ts, f := startFake(t, "<tool_call>\n{\"name\": \"get weather\", \"arguments\": {}}\n</tool_call>", Options{})
+	f.format = "hermes"
+	r1 := ts.createResponse(t, `{"model":"m","input":"hi","tools":[{"type":"function","name":"w"}]}`)
+	if len(r1.Output) != 1 || r1.Output[0].Name != "get weather" {
+		t.Fatalf("output %+v", r1.Output)
+	}
+	ts.createResponse(t, `{"model":"m","previous_response_id":"`+r1.ID+`","input":[{"type":"function_call_output","call_id":"`+r1.Output[0].CallID+`","output":"sunny"}]}`)
+	if got := strings.Join(f.roles(), "|"); got != "user:hi|assistant:<nil>|tool:sunny" {
+		t.Errorf("prompt %s", got)
+	}
+	if tc := f.lastMsgs[1].ToolCalls; len(tc) != 1 || tc[0].Function.Name != "get weather" || f.lastMsgs[2].Name != "get weather" {
+		t.Errorf("messages %+v", f.lastMsgs)
+	}
+}

@@ -154,11 +154,12 @@ func (it *Item) parseCall(w *itemWire, p string) *Error {
 		}
 		*f.dst = *f.v
 	}
-	if it.CallID == "" {
-		return Invalid(p+".call_id", CodeInvalidValue, "'%s.call_id' must not be empty.", p)
-	}
-	if !namePattern.MatchString(it.Name) {
-		return Invalid(p+".name", CodeInvalidValue, "Invalid function name %q: it must be 1 to 64 letters, digits, underscores or dashes.", it.Name)
+	// The name is not held to the pattern of declared tools: a model may
+	// have called a function by any name, and its call comes back here.
+	for _, f := range []struct{ name, v string }{{"call_id", it.CallID}, {"name", it.Name}} {
+		if f.v == "" {
+			return Invalid(p+"."+f.name, CodeInvalidValue, "'%s.%s' must not be empty.", p, f.name)
+		}
 	}
 	return nil
 }
