@@ -13,7 +13,7 @@ import (
 
 // cfg returns a config.json for arch: a small complete base with the given
 // keys set (a nil value deletes the key; use json.RawMessage("null") for null).
-func cfg(t *testing.T, arch string, kv ...any) []byte {
+func cfg(t testing.TB, arch string, kv ...any) []byte {
 	t.Helper()
 	m := map[string]any{
 		"architectures": []string{arch}, "vocab_size": 1000, "hidden_size": 256, "num_hidden_layers": 4,

@@ -1,0 +1,44 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/mlxrun/mlx/models/fixture"
+)
+
+// FuzzFromHFJSON feeds mutated config.json and generation_config.json
+// texts to the readers: they must return a valid Model (Generation) or an
+// error wrapping ErrInvalid or ErrUnsupported, never panic.
+func FuzzFromHFJSON(f *testing.F) {
+	f.Add(cfg(f, "LlamaForCausalLM"), []byte(`{"temperature": 0.6, "top_k": 20, "eos_token_id": [1, 2]}`))
+	f.Add(cfg(f, "Gemma3ForConditionalGeneration", "text_config", map[string]any{"sliding_window": 512}),
+		[]byte(`{"bos_token_id": 2}`))
+	f.Add(cfg(f, "LlamaForCausalLM", "rope_scaling", map[string]any{"rope_type": "llama3", "factor": 8,
+		"low_freq_factor": 1, "high_freq_factor": 4, "original_max_position_embeddings": 8192}), []byte(`{}`))
+	f.Add(cfg(f, "Phi3ForCausalLM", "rope_scaling", map[string]any{"type": "longrope",
+		"short_factor": []float64{1, 1}, "long_factor": []float64{2, 2}}, "partial_rotary_factor", 0.125), []byte(`null`))
+	f.Add(cfg(f, "MistralForCausalLM", "quantization", map[string]any{"group_size": 64, "bits": 4}), []byte(`[]`))
+	if data, err := os.ReadFile(fixture.Path(f, "models", "qwen3-tiny", "config.json")); err == nil {
+		f.Add(data, []byte(`{"do_sample": true}`))
+	}
+	f.Fuzz(func(t *testing.T, config, generation []byte) {
+		m, err := FromHFJSON(config)
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrUnsupported) {
+				t.Fatalf("error wraps no sentinel: %v", err)
+			}
+		} else if err := m.Validate(); err != nil {
+			t.Fatalf("returned a model that fails Validate: %v", err)
+		}
+		g, err := ParseGeneration(generation)
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("generation error wraps no sentinel: %v", err)
+			}
+		} else if err := g.Validate(); err != nil {
+			t.Fatalf("returned generation defaults that fail Validate: %v", err)
+		}
+	})
+}
