@@ -19,126 +19,38 @@ type fmtSpec struct {
 
 // percentFormat is Python's str % args.
 func (r *renderer) percentFormat(f, arg Value) (Value, error) {
-	args := []Value{arg}
+	p := percentScan{s: f.s, args: []Value{arg}}
 	if arg.kind == KindTuple {
-		args = arg.items
+		p.args = arg.items
 	}
-	var mapping Value
 	if arg.kind == KindDict || arg.kind == KindList {
-		mapping = arg
+		p.mapping = arg
 	}
 	var b strings.Builder
-	s, argi := f.s, 0
-	next := func() (Value, error) {
-		if argi >= len(args) {
-			return Value{}, typeErr("not enough arguments for format string")
-		}
-		argi++
-		return args[argi-1], nil
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] != '%' {
-			b.WriteByte(s[i])
+	for ; p.i < len(p.s); p.i++ {
+		if p.s[p.i] != '%' {
+			b.WriteByte(p.s[p.i])
 			continue
 		}
-		i++
-		if i >= len(s) {
-			return Value{}, valueErr("incomplete format")
-		}
-		var val Value
-		haveVal := false
-		if s[i] == '(' {
-			end, depth := i+1, 1
-			for ; end < len(s) && depth > 0; end++ {
-				switch s[end] {
-				case '(':
-					depth++
-				case ')':
-					depth--
-				}
-			}
-			if depth > 0 {
-				return Value{}, valueErr("incomplete format key")
-			}
-			if mapping.kind != KindDict {
-				return Value{}, typeErr("format requires a mapping")
-			}
-			v, err := getitem(mapping, String(s[i+1:end-1]))
-			if err != nil {
-				return Value{}, err
-			}
-			if v.kind == KindUndefined {
-				return Value{}, newErr(ErrRuntime, "KeyError", "%s", quote(s[i+1:end-1]))
-			}
-			val, haveVal, i = v, true, end
-		}
-		sp := fmtSpec{width: -1, prec: -1, fill: ' '}
-		for ; i < len(s) && strings.IndexByte("-+ #0", s[i]) >= 0; i++ {
-			switch s[i] {
-			case '-':
-				sp.minus = true
-			case '+':
-				sp.plus = true
-			case ' ':
-				sp.space = true
-			case '#':
-				sp.alt = true
-			case '0':
-				sp.zero = true
-			}
-		}
-		num := func() (int, error) {
-			if i < len(s) && s[i] == '*' {
-				i++
-				v, err := next()
-				if err != nil {
-					return 0, err
-				}
-				if !v.isIntLike() {
-					return 0, typeErr("* wants int")
-				}
-				return int(max(min(v.n, 1<<20), -(1 << 20))), nil
-			}
-			n := -1
-			for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-				n = max(n, 0)*10 + int(s[i]-'0')
-				if n > 1<<20 {
-					return 0, valueErr("width too big")
-				}
-			}
-			return n, nil
-		}
-		var err error
-		if sp.width, err = num(); err != nil {
+		p.i++
+		val, haveVal, err := p.key()
+		if err != nil {
 			return Value{}, err
 		}
-		if sp.width < -1 {
-			sp.minus, sp.width = true, -sp.width
+		sp, err := p.spec()
+		if err != nil {
+			return Value{}, err
 		}
-		if i < len(s) && s[i] == '.' {
-			i++
-			if sp.prec, err = num(); err != nil {
-				return Value{}, err
-			}
-			sp.prec = max(sp.prec, 0)
-		}
-		for i < len(s) && strings.IndexByte("hlL", s[i]) >= 0 {
-			i++
-		}
-		if i >= len(s) {
-			return Value{}, valueErr("incomplete format")
-		}
-		sp.verb = s[i]
 		if sp.verb == '%' {
 			b.WriteByte('%')
 			continue
 		}
 		if !haveVal {
-			if val, err = next(); err != nil {
+			if val, err = p.next(); err != nil {
 				return Value{}, err
 			}
 		}
-		out, err := percentOne(val, &sp, i)
+		out, err := percentOne(val, &sp, p.i)
 		if err != nil {
 			return Value{}, err
 		}
@@ -150,13 +62,133 @@ func (r *renderer) percentFormat(f, arg Value) (Value, error) {
 		}
 		b.WriteString(out)
 	}
-	if argi < len(args) && mapping.kind == KindUndefined {
+	if p.argi < len(p.args) && p.mapping.kind == KindUndefined {
 		return Value{}, typeErr("not all arguments converted during string formatting")
 	}
 	if f.safe {
 		return Markup(b.String()), nil
 	}
 	return String(b.String()), nil
+}
+
+// percentScan walks a printf-style format string and its arguments.
+type percentScan struct {
+	s       string
+	i       int // position in s
+	args    []Value
+	argi    int   // next argument
+	mapping Value // the dict for %(key)s conversions, else undefined
+}
+
+// next returns the next positional argument.
+func (p *percentScan) next() (Value, error) {
+	if p.argi >= len(p.args) {
+		return Value{}, typeErr("not enough arguments for format string")
+	}
+	p.argi++
+	return p.args[p.argi-1], nil
+}
+
+// key reads an optional "(key)" after a '%' and returns the mapping's
+// value for it.
+func (p *percentScan) key() (Value, bool, error) {
+	if p.i >= len(p.s) {
+		return Value{}, false, valueErr("incomplete format")
+	}
+	if p.s[p.i] != '(' {
+		return Value{}, false, nil
+	}
+	end, depth := p.i+1, 1
+	for ; end < len(p.s) && depth > 0; end++ {
+		switch p.s[end] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+	}
+	if depth > 0 {
+		return Value{}, false, valueErr("incomplete format key")
+	}
+	if p.mapping.kind != KindDict {
+		return Value{}, false, typeErr("format requires a mapping")
+	}
+	name := p.s[p.i+1 : end-1]
+	v, err := getitem(p.mapping, String(name))
+	if err != nil {
+		return Value{}, false, err
+	}
+	if v.kind == KindUndefined {
+		return Value{}, false, newErr(ErrRuntime, "KeyError", "%s", quote(name))
+	}
+	p.i = end
+	return v, true, nil
+}
+
+// spec reads the flags, width, precision, length modifier and conversion
+// character of one conversion; p.i is left on the conversion character.
+func (p *percentScan) spec() (fmtSpec, error) {
+	sp := fmtSpec{width: -1, prec: -1, fill: ' '}
+	for ; p.i < len(p.s) && strings.IndexByte("-+ #0", p.s[p.i]) >= 0; p.i++ {
+		switch p.s[p.i] {
+		case '-':
+			sp.minus = true
+		case '+':
+			sp.plus = true
+		case ' ':
+			sp.space = true
+		case '#':
+			sp.alt = true
+		case '0':
+			sp.zero = true
+		}
+	}
+	var err error
+	if sp.width, err = p.num(); err != nil {
+		return sp, err
+	}
+	if sp.width < -1 {
+		sp.minus, sp.width = true, -sp.width
+	}
+	if p.i < len(p.s) && p.s[p.i] == '.' {
+		p.i++
+		if sp.prec, err = p.num(); err != nil {
+			return sp, err
+		}
+		sp.prec = max(sp.prec, 0)
+	}
+	for p.i < len(p.s) && strings.IndexByte("hlL", p.s[p.i]) >= 0 {
+		p.i++
+	}
+	if p.i >= len(p.s) {
+		return sp, valueErr("incomplete format")
+	}
+	sp.verb = p.s[p.i]
+	return sp, nil
+}
+
+// num reads a width or precision: digits, or '*' for the next argument;
+// -1 when there is none.
+func (p *percentScan) num() (int, error) {
+	if p.i < len(p.s) && p.s[p.i] == '*' {
+		p.i++
+		v, err := p.next()
+		if err != nil {
+			return 0, err
+		}
+		if !v.isIntLike() {
+			return 0, typeErr("* wants int")
+		}
+		return int(max(min(v.n, 1<<20), -(1 << 20))), nil
+	}
+	n := -1
+	for ; p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9'; p.i++ {
+		n = max(n, 0)*10 + int(p.s[p.i]-'0')
+		if n > 1<<20 {
+			return 0, valueErr("width too big")
+		}
+	}
+	return n, nil
 }
 
 func percentOne(v Value, sp *fmtSpec, at int) (string, error) {
