@@ -57,109 +57,89 @@ func num(n, width int, flag byte, padc byte) string {
 	return s
 }
 
-func directive(t time.Time, c, flag byte) (string, bool) {
-	hour12 := t.Hour() % 12
-	if hour12 == 0 {
-		hour12 = 12
+// numeric are the directives that print a number: its value, the width
+// it is padded to and the padding character.
+var numeric = map[byte]func(t time.Time) (n, width int, pad byte){
+	'C': func(t time.Time) (int, int, byte) { return t.Year() / 100, 2, '0' },
+	'd': func(t time.Time) (int, int, byte) { return t.Day(), 2, '0' },
+	'e': func(t time.Time) (int, int, byte) { return t.Day(), 2, ' ' },
+	'f': func(t time.Time) (int, int, byte) { return t.Nanosecond() / 1000, 6, '0' },
+	'G': func(t time.Time) (int, int, byte) { y, _ := t.ISOWeek(); return y, 1, '0' },
+	'g': func(t time.Time) (int, int, byte) { y, _ := t.ISOWeek(); return y % 100, 2, '0' },
+	'H': func(t time.Time) (int, int, byte) { return t.Hour(), 2, '0' },
+	'I': func(t time.Time) (int, int, byte) { return hour12(t), 2, '0' },
+	'j': func(t time.Time) (int, int, byte) { return t.YearDay(), 3, '0' },
+	'k': func(t time.Time) (int, int, byte) { return t.Hour(), 2, ' ' },
+	'l': func(t time.Time) (int, int, byte) { return hour12(t), 2, ' ' },
+	'm': func(t time.Time) (int, int, byte) { return int(t.Month()), 2, '0' },
+	'M': func(t time.Time) (int, int, byte) { return t.Minute(), 2, '0' },
+	'S': func(t time.Time) (int, int, byte) { return t.Second(), 2, '0' },
+	'u': func(t time.Time) (int, int, byte) { return (int(t.Weekday())+6)%7 + 1, 1, '0' },
+	'U': func(t time.Time) (int, int, byte) { return (t.YearDay() + 6 - int(t.Weekday())) / 7, 2, '0' },
+	'V': func(t time.Time) (int, int, byte) { _, w := t.ISOWeek(); return w, 2, '0' },
+	'w': func(t time.Time) (int, int, byte) { return int(t.Weekday()), 1, '0' },
+	'W': func(t time.Time) (int, int, byte) { return (t.YearDay() + 6 - (int(t.Weekday())+6)%7) / 7, 2, '0' },
+	'y': func(t time.Time) (int, int, byte) { return t.Year() % 100, 2, '0' },
+	'Y': func(t time.Time) (int, int, byte) { return t.Year(), 1, '0' },
+}
+
+// composite are the directives that stand for a format of other ones.
+var composite = map[byte]string{
+	'c': "%a %b %e %H:%M:%S %Y", 'D': "%m/%d/%y", 'x': "%m/%d/%y", 'F': "%Y-%m-%d",
+	'r': "%I:%M:%S %p", 'R': "%H:%M", 'T': "%H:%M:%S", 'X': "%H:%M:%S",
+}
+
+// literal are the directives that print a fixed text.
+var literal = map[byte]string{'n': "\n", 't': "\t", '%': "%", 'z': "", 'Z': ""}
+
+// hour12 is the hour on a 12-hour clock, 1 to 12.
+func hour12(t time.Time) int {
+	if h := t.Hour() % 12; h != 0 {
+		return h
 	}
-	text := func(s string) (string, bool) {
-		if flag == '^' || flag == '#' {
-			return strings.ToUpper(s), true
-		}
+	return 12
+}
+
+// directive formats the directive c with the flag (0 for none); false for
+// a directive it does not know.
+func directive(t time.Time, c, flag byte) (string, bool) {
+	if f, ok := numeric[c]; ok {
+		n, width, pad := f(t)
+		return num(n, width, flag, pad), true
+	}
+	if f, ok := composite[c]; ok {
+		return Strftime(t, f), true
+	}
+	if s, ok := literal[c]; ok {
 		return s, true
 	}
+	var s string
 	switch c {
 	case 'a':
-		return text(weekdays[t.Weekday()][:3])
+		s = weekdays[t.Weekday()][:3]
 	case 'A':
-		return text(weekdays[t.Weekday()])
+		s = weekdays[t.Weekday()]
 	case 'b', 'h':
-		return text(months[t.Month()-1][:3])
+		s = months[t.Month()-1][:3]
 	case 'B':
-		return text(months[t.Month()-1])
-	case 'c':
-		return Strftime(t, "%a %b %e %H:%M:%S %Y"), true
-	case 'C':
-		return num(t.Year()/100, 2, flag, '0'), true
-	case 'd':
-		return num(t.Day(), 2, flag, '0'), true
-	case 'D':
-		return Strftime(t, "%m/%d/%y"), true
-	case 'e':
-		return num(t.Day(), 2, flag, ' '), true
-	case 'f':
-		return num(t.Nanosecond()/1000, 6, flag, '0'), true
-	case 'F':
-		return Strftime(t, "%Y-%m-%d"), true
-	case 'G':
-		y, _ := t.ISOWeek()
-		return num(y, 1, flag, '0'), true
-	case 'g':
-		y, _ := t.ISOWeek()
-		return num(y%100, 2, flag, '0'), true
-	case 'H':
-		return num(t.Hour(), 2, flag, '0'), true
-	case 'I':
-		return num(hour12, 2, flag, '0'), true
-	case 'j':
-		return num(t.YearDay(), 3, flag, '0'), true
-	case 'k':
-		return num(t.Hour(), 2, flag, ' '), true
-	case 'l':
-		return num(hour12, 2, flag, ' '), true
-	case 'm':
-		return num(int(t.Month()), 2, flag, '0'), true
-	case 'M':
-		return num(t.Minute(), 2, flag, '0'), true
-	case 'n':
-		return "\n", true
+		s = months[t.Month()-1]
 	case 'p':
-		if t.Hour() < 12 {
-			return text("AM")
+		s = "AM"
+		if t.Hour() >= 12 {
+			s = "PM"
 		}
-		return text("PM")
 	case 'P':
 		if t.Hour() < 12 {
 			return "am", true
 		}
 		return "pm", true
-	case 'r':
-		return Strftime(t, "%I:%M:%S %p"), true
-	case 'R':
-		return Strftime(t, "%H:%M"), true
 	case 's':
 		return strconv.FormatInt(t.Unix(), 10), true
-	case 'S':
-		return num(t.Second(), 2, flag, '0'), true
-	case 't':
-		return "\t", true
-	case 'T', 'X':
-		return Strftime(t, "%H:%M:%S"), true
-	case 'u':
-		wd := int(t.Weekday())
-		if wd == 0 {
-			wd = 7
-		}
-		return num(wd, 1, flag, '0'), true
-	case 'U':
-		return num((t.YearDay()+6-int(t.Weekday()))/7, 2, flag, '0'), true
-	case 'V':
-		_, w := t.ISOWeek()
-		return num(w, 2, flag, '0'), true
-	case 'w':
-		return num(int(t.Weekday()), 1, flag, '0'), true
-	case 'W':
-		return num((t.YearDay()+6-(int(t.Weekday())+6)%7)/7, 2, flag, '0'), true
-	case 'x':
-		return Strftime(t, "%m/%d/%y"), true
-	case 'y':
-		return num(t.Year()%100, 2, flag, '0'), true
-	case 'Y':
-		return num(t.Year(), 1, flag, '0'), true
-	case 'z', 'Z':
-		return "", true
-	case '%':
-		return "%", true
+	default:
+		return "", false
 	}
-	return "", false
+	if flag == '^' || flag == '#' {
+		s = strings.ToUpper(s)
+	}
+	return s, true
 }
