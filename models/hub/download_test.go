@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,16 +97,20 @@ func TestResumeParallel(t *testing.T) {
 // next pull asks only for the missing bytes, for one and for three ranges.
 func TestResumeAfterCancel(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		size int
-	}{{"single", 900_000}, {"ranges", 3 << 20}} {
+		name   string
+		size   int
+		subdir string // of the cache directory: glob metacharacters must not matter
+	}{{"single", 900_000, ""}, {"ranges", 3 << 20, ""}, {"ranges in a bracketed cache", 3 << 20, "[cache]*"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			const cut = 200_000
 			srv := startHub(t)
 			files := safetensorsRepo(tc.size)
 			srv.Publish("org/model", files)
 			srv.Inject(hubtest.Fault{Kind: hubtest.FaultStall, File: "model.safetensors", At: cut, Stall: 10 * time.Second})
-			c := newClient(t, srv, func(o *Options) { o.StallTimeout = 10 * time.Second })
+			c := newClient(t, srv, func(o *Options) {
+				o.StallTimeout = 10 * time.Second
+				o.CacheDir = filepath.Join(o.CacheDir, tc.subdir)
+			})
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() { _, err := c.Pull(ctx, Ref{Repo: "org/model"}); done <- err }()
@@ -127,16 +132,36 @@ func TestResumeAfterCancel(t *testing.T) {
 			if after, _ := srv.Served("model.safetensors"); kept < cut || kept+after != int64(tc.size) {
 				t.Fatalf("%d bytes kept, %d served again for a %d-byte file", kept, after, tc.size)
 			}
+			if left := partialFiles(t, c.Cache()); len(left) != 0 {
+				t.Fatalf("partial files left after the download: %v", left)
+			}
 		})
 	}
+}
+
+// partialFiles lists the partial downloads of the weights (the .incomplete
+// file and its range files).
+func partialFiles(t *testing.T, c Cache) []string {
+	t.Helper()
+	dir := filepath.Join(c.RepoDir("org/model"), "blobs")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".incomplete") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
 }
 
 // bytesOnDisk sums the partial downloads of the weights.
 func bytesOnDisk(t *testing.T, c Cache) int64 {
 	t.Helper()
-	m, _ := filepath.Glob(filepath.Join(c.RepoDir("org/model"), "blobs", "*.incomplete*"))
 	var n int64
-	for _, p := range m {
+	for _, p := range partialFiles(t, c) {
 		st, err := os.Stat(p)
 		if err != nil {
 			t.Fatal(err)
@@ -152,9 +177,9 @@ func waitIncomplete(t *testing.T, c Cache, n int64) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		m, _ := filepath.Glob(filepath.Join(c.RepoDir("org/model"), "blobs", "*.incomplete"))
-		for _, p := range m {
-			if st, err := os.Stat(p); err == nil && st.Size() >= n {
+		entries, _ := os.ReadDir(filepath.Join(c.RepoDir("org/model"), "blobs"))
+		for _, e := range entries {
+			if st, err := e.Info(); err == nil && strings.HasSuffix(e.Name(), ".incomplete") && st.Size() >= n {
 				return
 			}
 		}

@@ -137,10 +137,19 @@ func assemble(spans []*span) error {
 	return nil
 }
 
-// partFiles lists the range files of an .incomplete file.
+// partFiles lists the range files of an .incomplete file. It reads the
+// directory rather than globbing, so that a cache path holding '[' or '*'
+// does not hide them.
 func partFiles(incomplete string) []string {
-	m, _ := filepath.Glob(incomplete + ".*")
-	return slices.DeleteFunc(m, func(p string) bool { return partStart(incomplete, p) < 0 })
+	dir := filepath.Dir(incomplete)
+	entries, _ := os.ReadDir(dir)
+	var parts []string
+	for _, e := range entries {
+		if p := filepath.Join(dir, e.Name()); partStart(incomplete, p) > 0 {
+			parts = append(parts, p)
+		}
+	}
+	return parts
 }
 
 // partStart returns the offset in the name of a range file, or -1.
