@@ -7,8 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
+
+	"github.com/mlxrun/mlx/models/internal/folder"
 )
 
 // maxConfigBytes bounds the JSON and template files read here.
@@ -69,8 +70,7 @@ func FindTemplates(path string) ([]Source, error) {
 		}
 		return all, err
 	}
-	ggufs, _ := filepath.Glob(filepath.Join(path, "*.gguf"))
-	sort.Strings(ggufs)
+	ggufs := folder.WithSuffix(path, ".gguf")
 	for _, p := range ggufs {
 		if all, err := templatesInGGUF(p); err == nil {
 			return all, nil
@@ -93,8 +93,7 @@ func templatesInFile(path string) ([]Source, error) {
 	}
 	all := []Source{{Name: "default", Text: string(text), Origin: path}}
 	if filepath.Base(path) == "chat_template.jinja" {
-		extra, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "additional_chat_templates", "*.jinja"))
-		sort.Strings(extra)
+		extra := folder.WithSuffix(filepath.Join(filepath.Dir(path), "additional_chat_templates"), ".jinja")
 		for _, p := range extra {
 			t, err := readLimited(p)
 			if err != nil {

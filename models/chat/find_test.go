@@ -223,3 +223,17 @@ func TestGGUFInDirectory(t *testing.T) {
 		t.Errorf("GGUF tokens %+v, %v", tokens, err)
 	}
 }
+
+// TestFindTemplatesGlobCharacters finds the additional templates of a
+// model folder whose name holds glob metacharacters.
+func TestFindTemplatesGlobCharacters(t *testing.T) {
+	parent := writeFiles(t, map[string]string{"[m]*?/chat_template.jinja": "JINJA",
+		"[m]*?/additional_chat_templates/tool_use.jinja": "EXTRA"})
+	got, err := FindTemplates(filepath.Join(parent, "[m]*?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Text != "JINJA" || got[1].Name != "tool_use" || got[1].Text != "EXTRA" {
+		t.Fatalf("templates %+v, want the default and tool_use", got)
+	}
+}

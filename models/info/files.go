@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mlxrun/mlx/models/internal/folder"
 )
 
 // Bounds of the listing of a model folder.
@@ -56,10 +58,7 @@ func listFiles(dir string) ([]File, error) {
 // .gguf file, or the first part of its only split set (vision projectors,
 // mmproj*.gguf, aside).
 func folderGGUF(dir string) (string, error) {
-	all, err := filepath.Glob(filepath.Join(dir, "*.gguf"))
-	if err != nil {
-		return "", err
-	}
+	all := folder.WithSuffix(dir, ".gguf")
 	var models []string
 	for _, p := range all {
 		base := filepath.Base(p)

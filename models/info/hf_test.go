@@ -103,3 +103,14 @@ func mkdir(t *testing.T, dir string) string {
 	writeFile(t, filepath.Join(dir, ".keep"), "")
 	return dir
 }
+
+// TestFolderGGUFGlobCharacters finds the GGUF file of a folder whose name
+// holds glob metacharacters.
+func TestFolderGGUFGlobCharacters(t *testing.T) {
+	dir := mkdir(t, filepath.Join(t.TempDir(), "[m]*?"))
+	want := writeGGUF(t, dir, "model-Q4_K_M.gguf", meta{"general.architecture", "mamba"})
+	got, err := folderGGUF(dir)
+	if err != nil || got != want {
+		t.Fatalf("folderGGUF = %q, %v; want %q", got, err, want)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -146,5 +148,27 @@ func TestGGUFSentencePieceMergeBudget(t *testing.T) {
 		{"tokenizer.ggml.tokens", toks}, {"tokenizer.ggml.scores", make([]float32, len(toks))}})
 	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "test.gguf") || !strings.Contains(err.Error(), "too long") {
 		t.Fatalf("got %v, want ErrFormat naming the file and the long pieces", err)
+	}
+}
+
+// TestLoadDirGlobCharacters loads the one GGUF file of a folder whose name
+// holds glob metacharacters.
+func TestLoadDirGlobCharacters(t *testing.T) {
+	toks, merges := byteLevelVocab()
+	dir := filepath.Join(t.TempDir(), "[m]*?")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data := ggufBytes([]ggufKV{{"tokenizer.ggml.model", "gpt2"}, {"tokenizer.ggml.pre", "qwen2"},
+		{"tokenizer.ggml.tokens", toks}, {"tokenizer.ggml.merges", merges}})
+	if err := os.WriteFile(filepath.Join(dir, "model.gguf"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tok, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok.VocabSize() != len(toks) {
+		t.Fatalf("vocabulary of %d tokens, want %d", tok.VocabSize(), len(toks))
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mlxrun/mlx/models/internal/folder"
 )
 
 // maxJSONSize bounds the tokenizer files read into memory.
@@ -35,7 +37,7 @@ func loadDir(dir string) (*Tokenizer, error) {
 	if _, err := os.Stat(p); err == nil {
 		return LoadJSON(p)
 	}
-	ggufs, _ := filepath.Glob(filepath.Join(dir, "*.gguf"))
+	ggufs := folder.WithSuffix(dir, ".gguf")
 	if len(ggufs) == 1 {
 		return LoadGGUF(ggufs[0])
 	}
