@@ -1,6 +1,9 @@
 package grammar
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // How much of the non-ASCII code points a loop class holds.
 const (
@@ -9,50 +12,134 @@ const (
 	highSome        // some
 )
 
-// loopInfo is the set of code points that take a state back to itself:
-// in that state any run of them is accepted, so a trie subtree made only
-// of them is accepted whole.
+// loopInfo describes the code points that take a state to a state that
+// behaves the same: in a JSON string, any character but a quote or a
+// backslash leads back to the same state (depth unbounded); in a string
+// of at most n characters, to the state with one character fewer left
+// (depth n). A run of at most depth such code points is accepted, so a
+// trie subtree made only of them, with pieces that short, is accepted
+// whole.
 type loopInfo struct {
 	ascii [2]uint64
 	high  uint8
+	depth int32 // code points in a row; -1 for no limit
+	// closed: after depth of them, none of them is accepted.
+	closed bool
 }
 
 // loopOf returns the loop set of a state without a pending UTF-8 prefix.
 // Consuming any code point of a stack's class leads to the same stacks,
-// whatever the code point; so a code point loops when the stacks whose
-// class holds it lead back to exactly the state: at least one leads to
-// the whole state, and none leads outside it.
+// whatever the code point. For each distinct result R, the code points
+// that lead exactly to R are those of the classes of stacks leading to R,
+// less those of stacks leading outside R; the largest such set wins.
 func (m *machine) loopOf(id int32) (*loopInfo, error) {
 	if l := m.st[id].loop; l != nil {
 		return l, nil
 	}
+	m.st[id].loop = &loopInfo{} // placeholder against cycles of states
 	stacks := m.st[id].stacks
-	var in, out []runeRange
+	var results [][]int32
+	var classes [][]runeRange
 	for _, t := range stacks {
 		if t == 0 {
 			continue
 		}
-		n := m.nodes[t]
-		m.expandStart()
-		if err := m.expand(n.pos+1, n.parent); err != nil {
-			return nil, err
-		}
-		res, err := m.expanded()
+		a, err := m.afterNode(t)
 		if err != nil {
 			return nil, err
 		}
-		cl := m.g.classes[m.g.elems[n.pos].arg].ranges
-		switch {
-		case slices.Equal(res, stacks):
-			in = append(in, cl...)
-		case !subset(res, stacks):
-			out = append(out, cl...)
+		var res []int32
+		if a >= 0 {
+			res = m.st[a].stacks
+		}
+		results = append(results, res)
+		classes = append(classes, m.g.classes[m.g.elems[m.nodes[t].pos].arg].ranges)
+	}
+	var best *loopInfo
+	var bestRes []int32
+	for i, r := range results {
+		if i > 0 && slices.ContainsFunc(results[:i], func(x []int32) bool { return slices.Equal(x, r) }) {
+			continue
+		}
+		var in, out []runeRange
+		for j, x := range results {
+			switch {
+			case slices.Equal(x, r):
+				in = append(in, classes[j]...)
+			case !subset(x, r):
+				out = append(out, classes[j]...)
+			}
+		}
+		l := summarizeLoop(subtractRanges(normalizeRanges(in), normalizeRanges(out)))
+		if best == nil || l.score() > best.score() {
+			best, bestRes = l, r
 		}
 	}
-	loop := subtractRanges(normalizeRanges(in), normalizeRanges(out))
-	l := summarizeLoop(loop)
-	m.st[id].loop = l
-	return l, nil
+	if best == nil {
+		best = &loopInfo{}
+	} else if err := m.chainDepth(id, best, bestRes); err != nil {
+		return nil, err
+	}
+	m.st[id].loop = best
+	return best, nil
+}
+
+// chainDepth sets how many loop code points in a row state id takes: no
+// limit when they lead back to it, else one more than the state they lead
+// to, when that one loops on the same code points.
+func (m *machine) chainDepth(id int32, l *loopInfo, res []int32) error {
+	if slices.Equal(res, m.st[id].stacks) {
+		l.depth = -1
+		return nil
+	}
+	l.depth = 1
+	if len(res) == 0 || m.maxDepth(res) > m.maxDepth(m.st[id].stacks) {
+		return nil // the run would nest deeper: not a chain to follow
+	}
+	nid := m.internState(partial{}, res)
+	next, err := m.loopOf(nid)
+	if err != nil {
+		return err
+	}
+	if next.ascii == l.ascii && next.high == l.high && next.depth != 0 {
+		if next.depth < 0 {
+			l.depth = -1
+		} else {
+			l.depth = min(next.depth+1, 1<<30)
+		}
+		l.closed = next.closed
+		return nil
+	}
+	l.closed = m.rejectsAll(nid, l)
+	return nil
+}
+
+// rejectsAll reports whether no stack of state id takes a code point of
+// the loop set l.
+func (m *machine) rejectsAll(id int32, l *loopInfo) bool {
+	for _, t := range m.st[id].stacks {
+		if t == 0 {
+			continue
+		}
+		c := &m.g.classes[m.g.elems[m.nodes[t].pos].arg]
+		if c.ascii[0]&l.ascii[0] != 0 || c.ascii[1]&l.ascii[1] != 0 {
+			return false
+		}
+		if l.high != highNone && c.overlaps(0x80, maxRune) {
+			return false
+		}
+	}
+	return true
+}
+
+// score ranks loop sets: all non-ASCII code points first, then the most
+// ASCII ones.
+func (l *loopInfo) score() int {
+	s := bits.OnesCount64(l.ascii[0]) + bits.OnesCount64(l.ascii[1])
+	if l.high == highAll {
+		s += 1 << 8
+	}
+	return s
 }
 
 func summarizeLoop(rs []runeRange) *loopInfo {
@@ -123,27 +210,30 @@ func (m *machine) findTarget(id int32) (int32, error) {
 	s := m.st[id]
 	lo, hi := s.p.span()
 	var cover []runeRange
-	var first []int32
-	for i, t := range s.stacks {
-		n := m.nodes[t]
-		m.expandStart()
-		if err := m.expand(n.pos+1, n.parent); err != nil {
-			return 0, err
-		}
-		res, err := m.expanded()
+	target := int32(-1)
+	for _, t := range s.stacks {
+		a, err := m.afterNode(t)
 		if err != nil {
 			return 0, err
 		}
-		if i == 0 {
-			first = slices.Clone(res)
-		} else if !slices.Equal(res, first) {
+		if a < 0 || target >= 0 && a != target {
 			return -1, nil
 		}
-		cover = append(cover, m.g.classes[m.g.elems[n.pos].arg].ranges...)
+		target = a
+		cover = append(cover, m.g.classes[m.g.elems[m.nodes[t].pos].arg].ranges...)
 	}
 	miss := subtractRanges([]runeRange{{lo, hi}}, append(cover, runeRange{0xD800, 0xDFFF}))
-	if len(first) == 0 || len(miss) > 0 {
+	if len(miss) > 0 {
 		return -1, nil
 	}
-	return m.internState(partial{}, first), nil
+	return target, nil
+}
+
+// maxDepth returns the depth of the deepest stack.
+func (m *machine) maxDepth(stacks []int32) int32 {
+	d := int32(0)
+	for _, t := range stacks {
+		d = max(d, m.nodes[t].depth)
+	}
+	return d
 }

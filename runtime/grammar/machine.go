@@ -29,11 +29,16 @@ type machine struct {
 	seen  map[uint64]struct{}
 	steps int
 	out   []int32
+	union []int32 // scratch for transitions
 }
 
 type node struct {
 	pos, parent int32
 	depth       int32
+	// after is the clean state reached when this top node consumes a code
+	// point of its class (the same for every such code point): 0 unknown,
+	// -1 none (the stacks are empty), else the state id plus 1.
+	after int32
 }
 
 func newMachine(g *Grammar, v *Vocab) *machine {
@@ -147,4 +152,31 @@ func (m *machine) rebuild(ps []int32) int32 {
 		id = m.intern(ps[i], id)
 	}
 	return id
+}
+
+// afterNode returns the state reached when top node t consumes one code
+// point of its class, or -1 when no stack remains.
+func (m *machine) afterNode(t int32) (int32, error) {
+	switch a := m.nodes[t].after; {
+	case a > 0:
+		return a - 1, nil
+	case a < 0:
+		return -1, nil
+	}
+	n := m.nodes[t]
+	m.expandStart()
+	if err := m.expand(n.pos+1, n.parent); err != nil {
+		return 0, err
+	}
+	res, err := m.expanded()
+	if err != nil {
+		return 0, err
+	}
+	if len(res) == 0 {
+		m.nodes[t].after = -1
+		return -1, nil
+	}
+	id := m.internState(partial{}, res)
+	m.nodes[t].after = id + 1
+	return id, nil
 }

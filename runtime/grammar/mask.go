@@ -69,15 +69,25 @@ func (m *machine) walk(bits []uint64, n, id int32) error {
 		if v.count[c] == 0 {
 			continue
 		}
-		whole, err := m.covers(nid, c)
+		cover, limit, err := m.covers(nid, c)
 		if err != nil {
 			return err
 		}
-		if whole {
+		switch cover {
+		case coverAll:
 			if d := v.dense[c]; d != nil {
 				orBits(bits, d)
 			} else {
 				setBits(bits, v.order[mid:v.hi[c]])
+			}
+			continue
+		case coverShort:
+			limit += int32(v.pathRunes[c])
+			for i := mid; i < v.hi[c]; i++ {
+				if int32(v.tokRunes[i]) <= limit {
+					id := v.order[i]
+					bits[id>>6] |= 1 << (id & 63)
+				}
 			}
 			continue
 		}
@@ -88,38 +98,56 @@ func (m *machine) walk(bits []uint64, n, id int32) error {
 	return nil
 }
 
-// covers reports whether every token below trie node c is accepted from
-// state id, using the state's loop set and the node's byte summary.
+// How the tokens below a trie node are decided without walking.
+const (
+	coverNone  = iota // walk the subtree
+	coverAll          // every token is accepted
+	coverShort        // the tokens of at most limit more code points are
+)
+
+// covers tells whether the tokens below trie node c, reached in state id,
+// can be decided at once from the state's loop set and the node's byte
+// summary: all of them, or (when the state takes only so many loop code
+// points in a row and none after) those short enough.
 // In a state with a pending UTF-8 prefix, the loop set is that of the
 // clean state every completion of the prefix leads to, if there is one.
-func (m *machine) covers(id, c int32) (bool, error) {
+func (m *machine) covers(id, c int32) (cover int, limit int32, err error) {
 	if m.v.hi[c]-m.v.lo[c] < minCover {
-		return false, nil
+		return coverNone, 0, nil
 	}
 	p := m.st[id].p
 	if p.need != 0 {
 		t, err := m.target(id)
 		if err != nil || t < 0 {
-			return false, err
+			return coverNone, 0, err
 		}
 		id = t
 	}
 	l, err := m.loopOf(id)
 	if err != nil {
-		return false, err
+		return coverNone, 0, err
 	}
 	s := &m.v.sum[c]
 	if s.ascii[0]&^l.ascii[0] != 0 || s.ascii[1]&^l.ascii[1] != 0 {
-		return false, nil
+		return coverNone, 0, nil
 	}
-	if p.need != 0 && l.high != highAll {
-		return false, nil
+	if p.need != 0 && l.high != highAll || l.depth == 0 {
+		return coverNone, 0, nil
 	}
-	return !s.high || l.high == highAll && s.utf8&(1<<p.utf8State()) != 0, nil
+	if s.high && (l.high != highAll || s.utf8&(1<<p.utf8State()) == 0) {
+		return coverNone, 0, nil
+	}
+	switch {
+	case l.depth < 0 || int32(m.v.runes[c]) <= l.depth:
+		return coverAll, 0, nil
+	case l.closed:
+		return coverShort, l.depth, nil
+	}
+	return coverNone, 0, nil
 }
 
 // minCover is the smallest subtree worth the loop check.
-const minCover = 4
+const minCover = 1
 
 func setBits(bits []uint64, ids []int32) {
 	for _, id := range ids {

@@ -44,6 +44,8 @@ func TestMaskMatchesAccept(t *testing.T) {
 		{"in loop", `root ::= "\"" [^"]* "\""`, `"abc`},
 		{"after loop", `root ::= "\"" [^"]* "\"" "!"?`, `"abc"`},
 		{"json", jsonGBNF, `{"a": [1, "x`},
+		{"nested", `root ::= "[" ( root ( "," root )* )? "]"`, "[[[["},
+		{"bounded", `root ::= "\"" [a-z日本]{0,5} "\""`, `"ab`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

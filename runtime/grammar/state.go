@@ -81,34 +81,46 @@ func (m *machine) compute(id int32, c byte) (int32, error) {
 	if !ok {
 		return -1, nil
 	}
-	m.expandStart()
+	union := m.union[:0]
 	if done {
+		only, several := int32(-1), false
 		for _, t := range s.stacks {
-			if t == 0 {
+			if t == 0 || !m.g.classes[m.g.elems[m.nodes[t].pos].arg].contains(r) {
 				continue
 			}
-			n := m.nodes[t]
-			if !m.g.classes[m.g.elems[n.pos].arg].contains(r) {
-				continue
-			}
-			if err := m.expand(n.pos+1, n.parent); err != nil {
+			a, err := m.afterNode(t)
+			if err != nil {
 				return 0, err
 			}
+			if a < 0 || a == only {
+				continue
+			}
+			several = only >= 0
+			only = a
+			union = append(union, m.st[a].stacks...)
+		}
+		if !several {
+			return only, nil
 		}
 	} else {
 		lo, hi := np.span()
 		for _, t := range s.stacks {
 			if t != 0 && m.g.classes[m.g.elems[m.nodes[t].pos].arg].overlaps(lo, hi) {
-				m.out = append(m.out, t)
+				union = append(union, t)
 			}
 		}
 	}
-	stacks, err := m.expanded()
-	if err != nil || len(stacks) == 0 {
-		return -1, err
+	m.union = union
+	slices.Sort(union)
+	union = slices.Compact(union)
+	if len(union) > maxStacks {
+		return 0, fmt.Errorf("%w: more than %d stacks in one state", ErrTooComplex, maxStacks)
+	}
+	if len(union) == 0 {
+		return -1, nil
 	}
 	if len(m.st) >= hardStates || len(m.nodes) >= hardNodes {
 		return 0, fmt.Errorf("%w: more than %d states or %d stacks in one call", ErrTooComplex, hardStates, hardNodes)
 	}
-	return m.internState(np, stacks), nil
+	return m.internState(np, union), nil
 }

@@ -1,5 +1,7 @@
 package grammar
 
+import "math"
+
 // subtreeSum tells what bytes follow a trie node in its subtree, so that a
 // mask can accept the whole subtree after one check.
 type subtreeSum struct {
@@ -63,12 +65,19 @@ func utf8Next(s int, c byte) int {
 func (v *Vocab) summarize() {
 	n := len(v.first)
 	v.sum = make([]subtreeSum, n)
+	v.runes = make([]uint16, n)
 	for i := n - 1; i >= 0; i-- {
 		s := subtreeSum{}
 		okMask := uint8(1<<utf8States - 1)
+		runes := uint16(0)
 		for c := v.first[i]; c < v.first[i]+int32(v.count[i]); c++ {
 			b := v.label[c]
 			cs := v.sum[c]
+			r := v.runes[c]
+			if b < 0x80 || b >= 0xC0 { // a byte that starts a code point
+				r = min(r+1, math.MaxUint16)
+			}
+			runes = max(runes, r)
 			s.ascii[0] |= cs.ascii[0]
 			s.ascii[1] |= cs.ascii[1]
 			s.high = s.high || cs.high
@@ -86,6 +95,7 @@ func (v *Vocab) summarize() {
 		}
 		s.utf8 = okMask
 		v.sum[i] = s
+		v.runes[i] = runes
 	}
 }
 

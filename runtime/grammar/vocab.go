@@ -24,6 +24,11 @@ type Vocab struct {
 	lo, hi []int32
 	own    []int32
 	sum    []subtreeSum
+	runes  []uint16 // most code points begun by a piece below a node
+	// pathRunes[n] counts the code points begun on the path to node n,
+	// tokRunes[i] those begun by the piece of token order[i].
+	pathRunes []uint16
+	tokRunes  []uint16
 	// dense holds the token bitmaps of the largest subtrees, which are
 	// cheaper to merge word by word than to set token by token.
 	dense map[int32][]uint64
@@ -53,6 +58,7 @@ func NewVocab(pieces []string, eog []int) *Vocab {
 	}
 	slices.SortStableFunc(v.order, func(a, b int32) int { return strings.Compare(pieces[a], pieces[b]) })
 	v.buildTrie()
+	v.countRunes()
 	v.summarize()
 	v.dense = map[int32][]uint64{}
 	for n := range v.first {
@@ -102,5 +108,31 @@ func (v *Vocab) buildTrie() {
 			i = j
 		}
 		v.count = append(v.count, uint16(kids))
+	}
+}
+
+// countRunes fills tokRunes and pathRunes.
+func (v *Vocab) countRunes() {
+	starts := func(s string) uint16 {
+		n := 0
+		for i := 0; i < len(s); i++ {
+			if s[i] < 0x80 || s[i] >= 0xC0 {
+				n++
+			}
+		}
+		return uint16(min(n, 1<<15))
+	}
+	v.tokRunes = make([]uint16, len(v.order))
+	for i, id := range v.order {
+		v.tokRunes[i] = starts(v.pieces[id])
+	}
+	v.pathRunes = make([]uint16, len(v.first))
+	for n := range v.first {
+		for c := v.first[n]; c < v.first[n]+int32(v.count[n]); c++ {
+			v.pathRunes[c] = v.pathRunes[n]
+			if b := v.label[c]; b < 0x80 || b >= 0xC0 {
+				v.pathRunes[c]++
+			}
+		}
 	}
 }

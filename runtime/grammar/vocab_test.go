@@ -42,27 +42,35 @@ func TestTrieHoldsEveryToken(t *testing.T) {
 // TestRealVocabMask compares the mask with Accept for every token of the
 // fixture vocabularies at points of a JSON text.
 func TestRealVocabMask(t *testing.T) {
-	prefixes := []string{"", `{`, `{"a`, `{"a": "hé`, `{"a": "\u00`, `{"a": -1`, `{"a": 1.5e`, `{"a": [tr`, `{"a": "日`[:9], `{"a": {}, "b": []`}
-	g := mustParse(t, jsonGBNF)
+	cases := []struct {
+		src      string
+		prefixes []string
+	}{
+		{jsonGBNF, []string{"", `{`, `{"a`, `{"a": "hé`, `{"a": "\u00`, `{"a": -1`, `{"a": 1.5e`, `{"a": [tr`, `{"a": "日`[:9], `{"a": {}, "b": []`}},
+		{`root ::= "\"" ( [^"\\\x00-\x1F] | "\\" ["\\nt] ){0,6} "\"" "!"?`, []string{`"`, `"ab`, `"abcde`, `"ab\`, `"日`[:3], `"abcdef`}},
+	}
 	for _, name := range []string{"smollm2", "qwen3"} {
 		tv := loadVocab(t, name)
 		t.Run(name, func(t *testing.T) {
-			for _, prefix := range prefixes {
-				m := mustMatcher(t, g, tv.v, prefix)
-				bits := make([]uint64, tv.v.Words())
-				if err := m.Mask(bits); err != nil {
-					t.Fatal(err)
-				}
-				bad := 0
-				for id := range tv.v.Size() {
-					allowed := bits[id>>6]&(1<<(id&63)) != 0
-					if err := m.Clone().Accept(id); (err == nil) != allowed && bad < 5 {
-						bad++
-						t.Errorf("prefix %q token %d %q: mask %v, Accept %v", prefix, id, tv.v.pieces[id], allowed, err)
+			for _, tc := range cases {
+				g := mustParse(t, tc.src)
+				for _, prefix := range tc.prefixes {
+					m := mustMatcher(t, g, tv.v, prefix)
+					bits := make([]uint64, tv.v.Words())
+					if err := m.Mask(bits); err != nil {
+						t.Fatal(err)
 					}
-				}
-				if countBits(bits) == 0 && !strings.HasSuffix(prefix, "]") {
-					t.Errorf("prefix %q: nothing allowed", prefix)
+					bad := 0
+					for id := range tv.v.Size() {
+						allowed := bits[id>>6]&(1<<(id&63)) != 0
+						if err := m.Clone().Accept(id); (err == nil) != allowed && bad < 5 {
+							bad++
+							t.Errorf("prefix %q token %d %q: mask %v, Accept %v", prefix, id, tv.v.pieces[id], allowed, err)
+						}
+					}
+					if countBits(bits) == 0 && !strings.HasSuffix(prefix, "]") {
+						t.Errorf("prefix %q: nothing allowed", prefix)
+					}
 				}
 			}
 		})
