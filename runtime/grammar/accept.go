@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -68,3 +69,19 @@ func (m *machine) advance(id int32, s string) (int32, error) {
 }
 
 func sortInt32(s []int32) { slices.Sort(s) }
+
+// Match reports whether text is a complete match of the grammar. Errors
+// other than a rejection (ErrTooComplex) are returned.
+func (g *Grammar) Match(text string) (bool, error) {
+	m, err := NewMatcher(g, NewVocab(nil, nil))
+	if err != nil {
+		return false, err
+	}
+	if err := m.AcceptString(text); err != nil {
+		if errors.Is(err, ErrRejected) {
+			return false, nil
+		}
+		return false, err
+	}
+	return m.Accepting(), nil
+}
