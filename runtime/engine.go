@@ -10,6 +10,7 @@ import (
 	"github.com/mlxrun/mlx/models/chat"
 	"github.com/mlxrun/mlx/models/config"
 	"github.com/mlxrun/mlx/models/tokenizer"
+	"github.com/mlxrun/mlx/runtime/grammar"
 	"github.com/mlxrun/mlx/runtime/kernels"
 	"github.com/mlxrun/mlx/runtime/kvcache"
 	"github.com/mlxrun/mlx/runtime/model"
@@ -35,6 +36,8 @@ type Engine struct {
 	batch  model.Batch
 	tok1   [1]int32 // the token of a decode step
 	out1   [1]int   // the output row of a decode step or prefill chunk
+
+	gvocab *grammar.Vocab // the vocabulary trie of constraints, built on first use
 
 	queue     chan *job
 	quit      chan struct{}

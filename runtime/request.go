@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/mlxrun/mlx/runtime/grammar"
 	"github.com/mlxrun/mlx/runtime/sample"
 )
 
@@ -36,6 +37,12 @@ type Request struct {
 	// KeepSpecial keeps the text of special tokens in the output
 	// (skip_special_tokens=false); by default it is dropped.
 	KeepSpecial bool
+	// Constraint, when set, limits the output to a grammar (GBNF, or a
+	// JSON schema through runtime/grammar/jsonschema): tokens it does not
+	// allow are masked before sampling, end-of-generation only once the
+	// text is complete, and the sequence stops (FinishStop) when the
+	// grammar allows nothing more.
+	Constraint *grammar.Grammar
 }
 
 // Event is one step of the stream: the token generated (none in a final

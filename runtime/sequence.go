@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/mlxrun/mlx/models/tokenizer"
+	"github.com/mlxrun/mlx/runtime/grammar"
 	"github.com/mlxrun/mlx/runtime/sample"
 )
 
@@ -19,6 +20,8 @@ type sequence struct {
 	stop     *sample.StopMatcher
 	dec      textDecoder
 	logprobs bool
+	match    *grammar.Matcher // nil without a constraint
+	mask     []uint64
 }
 
 func (e *Engine) newSequence(req *Request) (*sequence, error) {
@@ -34,7 +37,13 @@ func (e *Engine) newSequence(req *Request) (*sequence, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sequence{sampler: s, stop: stop, dec: newDecoder(e.tok, req.KeepSpecial), logprobs: p.Logprobs}, nil
+	seq := &sequence{sampler: s, stop: stop, dec: newDecoder(e.tok, req.KeepSpecial), logprobs: p.Logprobs}
+	if req.Constraint != nil {
+		if seq.match, err = grammar.NewMatcher(req.Constraint, e.grammarVocab()); err != nil {
+			return nil, err
+		}
+	}
+	return seq, nil
 }
 
 func newDecoder(t *tokenizer.Tokenizer, keepSpecial bool) textDecoder {
@@ -46,6 +55,11 @@ func newDecoder(t *tokenizer.Tokenizer, keepSpecial bool) textDecoder {
 // step samples the next token from logits and returns its event; done
 // reports that the sequence ended (res.Finish and the stop fields are set).
 func (s *sequence) step(logits []float32, res *Result) (ev Event, done bool, err error) {
+	if s.match != nil {
+		if done, err := s.constrain(logits, res); done || err != nil {
+			return Event{}, true, err
+		}
+	}
 	r, err := s.sampler.Sample(logits)
 	if err != nil {
 		return Event{}, true, err
@@ -55,6 +69,11 @@ func (s *sequence) step(logits []float32, res *Result) (ev Event, done bool, err
 	if s.sampler.IsStop(id) {
 		res.Finish, res.StopToken = FinishStop, id
 		return Event{}, true, nil
+	}
+	if s.match != nil {
+		if err := s.match.Accept(int(id)); err != nil {
+			return Event{}, true, err
+		}
 	}
 	ev.Tokens = []int32{id}
 	if s.logprobs {
