@@ -134,15 +134,6 @@ func (msg *Message) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-func findKey(keys []string, k string) (int, bool) {
-	for i, key := range keys {
-		if key == k {
-			return i, true
-		}
-	}
-	return -1, false
-}
-
 // UnmarshalJSON reads text, a list of parts, or null.
 func (c *Content) UnmarshalJSON(data []byte) error {
 	*c = Content{}
@@ -194,8 +185,13 @@ func (fc *FunctionCall) UnmarshalJSON(data []byte) error {
 // keyOrder is the parsed order, then any other key that is set.
 func keyOrder(parsed []string, set []string) []string {
 	out := append([]string(nil), parsed...)
+	seen := make(map[string]bool, len(out))
+	for _, k := range out {
+		seen[k] = true
+	}
 	for _, k := range set {
-		if _, ok := findKey(out, k); !ok {
+		if !seen[k] {
+			seen[k] = true
 			out = append(out, k)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -161,5 +163,37 @@ func TestConcurrentRender(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestManyKeys turns a message of 64,000 keys into a template value: the
+// key order was quadratic and took 14 s for it; it takes 0.3 s now (2 s
+// under the race detector).
+func TestManyKeys(t *testing.T) {
+	const n = 64000
+	var b strings.Builder
+	b.WriteString(`{"role": "user", "content": "hi"`)
+	for i := range n {
+		fmt.Fprintf(&b, `, "k%d": %d`, i, i)
+	}
+	b.WriteString(`}`)
+	var msg Message
+	if err := json.Unmarshal([]byte(b.String()), &msg); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	v, err := msg.value()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 6*time.Second {
+		t.Fatalf("%d keys took %v", n, d)
+	}
+	d, ok := v.AsDict()
+	if !ok || d.Len() != n+2 {
+		t.Fatalf("got %v, want a dict of %d keys", v.Kind(), n+2)
+	}
+	if k := d.Keys(); k[0].String() != "role" || k[1].String() != "content" || k[n+1].String() != fmt.Sprintf("k%d", n-1) {
+		t.Fatalf("keys out of order: %v %v ... %v", k[0], k[1], k[n+1])
 	}
 }
