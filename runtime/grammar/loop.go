@@ -25,6 +25,9 @@ type loopInfo struct {
 	depth int32 // code points in a row; -1 for no limit
 	// closed: after depth of them, none of them is accepted.
 	closed bool
+	next   int32 // the state they lead to, -1 for none
+	// chained: depth and closed are set (see chain).
+	chained bool
 }
 
 // loopOf returns the loop set of a state without a pending UTF-8 prefix.
@@ -56,7 +59,6 @@ func (m *machine) loopOf(id int32) (*loopInfo, error) {
 		classes = append(classes, m.g.classes[m.g.elems[m.nodes[t].pos].arg].ranges)
 	}
 	var best *loopInfo
-	var bestRes []int32
 	for i, r := range results {
 		if i > 0 && slices.ContainsFunc(results[:i], func(x []int32) bool { return slices.Equal(x, r) }) {
 			continue
@@ -72,46 +74,57 @@ func (m *machine) loopOf(id int32) (*loopInfo, error) {
 		}
 		l := summarizeLoop(subtractRanges(normalizeRanges(in), normalizeRanges(out)))
 		if best == nil || l.score() > best.score() {
-			best, bestRes = l, r
+			best = l
+			best.next = m.internState(partial{}, r)
 		}
 	}
 	if best == nil {
-		best = &loopInfo{}
-	} else if err := m.chainDepth(id, best, bestRes); err != nil {
-		return nil, err
+		best = &loopInfo{next: -1}
 	}
 	m.st[id].loop = best
 	return best, nil
 }
 
-// chainDepth sets how many loop code points in a row state id takes: no
-// limit when they lead back to it, else one more than the state they lead
-// to, when that one loops on the same code points.
-func (m *machine) chainDepth(id int32, l *loopInfo, res []int32) error {
-	if slices.Equal(res, m.st[id].stacks) {
+// chain returns the loop set of a state with its depth: no limit when
+// the loop code points lead back to it, else one more than the state they
+// lead to when that one loops on the same code points (a bounded run).
+// Runs that would nest deeper are not followed.
+func (m *machine) chain(id int32) (*loopInfo, error) {
+	l, err := m.loopOf(id)
+	if err != nil || l.chained {
+		return l, err
+	}
+	l.chained = true // depth 0 meanwhile, against cycles
+	switch {
+	case l.next == id:
 		l.depth = -1
-		return nil
+		return l, nil
+	case l.next < 0:
+		return l, nil
 	}
 	l.depth = 1
-	if len(res) == 0 || m.maxDepth(res) > m.maxDepth(m.st[id].stacks) {
-		return nil // the run would nest deeper: not a chain to follow
+	if m.maxDepth(m.st[l.next].stacks) > m.maxDepth(m.st[id].stacks) {
+		return l, nil
 	}
-	nid := m.internState(partial{}, res)
-	next, err := m.loopOf(nid)
+	next, err := m.loopOf(l.next)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if next.ascii == l.ascii && next.high == l.high && next.depth != 0 {
-		if next.depth < 0 {
-			l.depth = -1
-		} else {
-			l.depth = min(next.depth+1, 1<<30)
-		}
+	if next.ascii != l.ascii || next.high != l.high {
+		l.closed = m.rejectsAll(l.next, l)
+		return l, nil
+	}
+	if next, err = m.chain(l.next); err != nil {
+		return nil, err
+	}
+	switch {
+	case next.depth < 0:
+		l.depth = -1
+	case next.depth > 0:
+		l.depth = min(next.depth+1, 1<<30)
 		l.closed = next.closed
-		return nil
 	}
-	l.closed = m.rejectsAll(nid, l)
-	return nil
+	return l, nil
 }
 
 // rejectsAll reports whether no stack of state id takes a code point of

@@ -123,7 +123,7 @@ func (m *machine) covers(id, c int32) (cover int, limit int32, err error) {
 		}
 		id = t
 	}
-	l, err := m.loopOf(id)
+	l, err := m.chain(id)
 	if err != nil {
 		return coverNone, 0, err
 	}

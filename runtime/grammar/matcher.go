@@ -71,7 +71,9 @@ func (x *Matcher) state() int32 {
 }
 
 // Clone returns an independent matcher at the same point, sharing the
-// grammar, vocabulary and caches (for n > 1 choices or beams).
+// grammar, vocabulary and caches (for n > 1 choices or beams). A matcher
+// kept at the start and cloned for each request lets requests with the
+// same grammar share memoized states and masks.
 func (x *Matcher) Clone() *Matcher {
 	c := *x
 	c.snap.stacks = append([]int32(nil), x.snap.stacks...)
