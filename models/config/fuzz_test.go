@@ -2,10 +2,7 @@ package config
 
 import (
 	"errors"
-	"os"
 	"testing"
-
-	"github.com/mlxrun/mlx/models/fixture"
 )
 
 // FuzzFromHFJSON feeds mutated config.json and generation_config.json
@@ -20,9 +17,9 @@ func FuzzFromHFJSON(f *testing.F) {
 	f.Add(cfg(f, "Phi3ForCausalLM", "rope_scaling", map[string]any{"type": "longrope",
 		"short_factor": []float64{1, 1}, "long_factor": []float64{2, 2}}, "partial_rotary_factor", 0.125), []byte(`null`))
 	f.Add(cfg(f, "MistralForCausalLM", "quantization", map[string]any{"group_size": 64, "bits": 4}), []byte(`[]`))
-	if data, err := os.ReadFile(fixture.Path(f, "models", "qwen3-tiny", "config.json")); err == nil {
-		f.Add(data, []byte(`{"do_sample": true}`))
-	}
+	f.Add(cfg(f, "Qwen3ForCausalLM", "head_dim", 32, "sliding_window", null, "use_sliding_window", false,
+		"rope_scaling", null, "tie_word_embeddings", true, "eos_token_id", 151645, "vocab_size", 151936),
+		[]byte(`{"do_sample": true}`))
 	f.Fuzz(func(t *testing.T, config, generation []byte) {
 		m, err := FromHFJSON(config)
 		if err != nil {
