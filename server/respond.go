@@ -140,8 +140,11 @@ func streamSSE(s *Server, c *call, release func(), write func(context.Context, *
 			c.status = e.Status
 			err = w.Event("error", e.Body())
 		}
-		if err != nil && c.status == 0 {
+		switch {
+		case err != nil && c.status == 0:
 			c.status = 499 // the client went away
+		case c.status == 0:
+			c.status = http.StatusOK
 		}
 		stop()
 		w.Close() // nothing may touch bw once this function returns

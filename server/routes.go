@@ -49,35 +49,45 @@ var routeMethods = map[string][]string{
 }
 
 // call is one request being served. Streaming handlers finish it from
-// their body stream writer, after the handler returned.
+// their body stream writer, after the handler returned: fasthttp runs that
+// writer in a goroutine of its own and may reuse rc for another request
+// once the client is gone, so finish reads only what the call copied at
+// the start, and a streaming handler sets status before finishing.
 type call struct {
-	rc        *fasthttp.RequestCtx
-	route     string
-	start     time.Time
-	streaming bool
-	status    int
-	srv       *Server
+	rc                   *fasthttp.RequestCtx
+	route                string
+	method, path, remote string
+	start                time.Time
+	streaming            bool
+	status               int
+	srv                  *Server
+}
+
+// newCall starts serving rc on route.
+func (s *Server) newCall(rc *fasthttp.RequestCtx, route string) *call {
+	return &call{rc: rc, route: route, start: time.Now(), srv: s,
+		method: string(rc.Method()), path: string(rc.Path()), remote: rc.RemoteAddr().String()}
 }
 
 // finish records the request's metrics and log line, once.
 func (c *call) finish() {
 	status := c.status
-	if status == 0 {
+	if status == 0 && !c.streaming {
 		status = c.rc.Response.StatusCode()
 	}
 	d := time.Since(c.start)
 	c.srv.obs.requests.Inc(c.route, strconv.Itoa(status))
 	c.srv.obs.duration.Observe(d.Seconds(), c.route)
 	c.srv.obs.inFlight.Add(-1)
-	c.srv.opt.Log.Info("request", "method", string(c.rc.Method()), "path", string(c.rc.Path()),
-		"status", status, "ms", d.Milliseconds(), "remote", c.rc.RemoteAddr().String())
+	c.srv.opt.Log.Info("request", "method", c.method, "path", c.path,
+		"status", status, "ms", d.Milliseconds(), "remote", c.remote)
 }
 
 // Handler returns the request handler (Serve uses it; tests may too).
 func (s *Server) Handler() fasthttp.RequestHandler {
 	return func(rc *fasthttp.RequestCtx) {
 		route, handle, allowed := s.route(rc)
-		c := &call{rc: rc, route: route, start: time.Now(), srv: s}
+		c := s.newCall(rc, route)
 		s.obs.inFlight.Add(1)
 		defer func() {
 			if !c.streaming {
