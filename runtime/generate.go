@@ -13,7 +13,9 @@ import (
 // (the cause of ctx, or emit's error).
 //
 // A prompt that leaves no room in the context fails with ErrContextLength;
-// bad parameters fail with ErrInvalidRequest (and sample.ErrInvalid).
+// bad parameters fail with ErrInvalidRequest (and sample.ErrInvalid). emit
+// must not wait for another request of the same engine, which would queue
+// behind this one.
 func (e *Engine) Generate(ctx context.Context, req Request, emit func(Event) error) (Result, error) {
 	if err := e.validate(&req); err != nil {
 		return Result{StopToken: -1}, err
