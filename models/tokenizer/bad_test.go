@@ -124,3 +124,35 @@ func TestSparseIDAllocatesLittle(t *testing.T) {
 		t.Fatalf("refusing a 1-token sparse vocabulary allocated %d MiB", n>>20)
 	}
 }
+
+// TestHostileSizes loads tokenizer.json files of 4 MB made of one huge
+// token or merge: the error must stay short (it quoted the whole token),
+// and loading must not allocate much more than the file (the map size
+// hints counted quotes and went to 68 and 98 MiB).
+func TestHostileSizes(t *testing.T) {
+	huge := strings.Repeat(`\":`, 4<<20/3)
+	for _, tc := range []struct{ name, doc string }{
+		{"vocab token", `{"model": {"type": "BPE", "vocab": {"a": 0, "` + huge + `": 1}, "merges": []}}`},
+		{"bad vocab token", `{"model": {"type": "BPE", "vocab": {"a": 0, "` + huge + `": -1}, "merges": []}}`},
+		{"merge", `{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": ["` + huge + `"]}}`},
+		{"merge pair", `{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [["` + huge + `", "a"]]}}`},
+		{"component type", `{"decoder": {"type": "` + huge + `"}, "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}}`},
+		{"model type", `{"model": {"type": "` + huge + `", "vocab": {"a": 0}, "merges": []}}`},
+		{"unk token", `{"model": {"type": "BPE", "unk_token": "` + huge + `", "vocab": {"a": 0}, "merges": []}}`},
+		{"added token", `{"added_tokens": [{"id": -1, "content": "` + huge + `"}], "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}}`},
+		{"regex", `{"pre_tokenizer": {"type": "Split", "pattern": {"Regex": "((` + huge + `"}}, "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := ParseJSON([]byte(tc.doc), nil, "huge.json")
+			runtime.ReadMemStats(&after)
+			if err != nil && len(err.Error()) > 1000 {
+				t.Errorf("error of %d bytes: %.200s...", len(err.Error()), err)
+			}
+			if n := after.TotalAlloc - before.TotalAlloc; n > 10*uint64(len(tc.doc)) {
+				t.Errorf("a %d MiB file allocated %d MiB", len(tc.doc)>>20, n>>20)
+			}
+		})
+	}
+}

@@ -54,7 +54,7 @@ func FromGGUF(f *gguf.File) (*Tokenizer, error) {
 	case "llama":
 		s, err = v.spmSpec(f)
 	default:
-		err = fmt.Errorf("%s: %w: tokenizer.ggml.model %q (supported: gpt2, llama)", v.name, ErrUnsupported, v.model)
+		err = fmt.Errorf("%s: %w: tokenizer.ggml.model %.80q (supported: gpt2, llama)", v.name, ErrUnsupported, v.model)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: %w", err)

@@ -18,7 +18,7 @@ func (v *ggufVocab) gpt2Spec(f *gguf.File) (*spec, error) {
 	}
 	pre, ok := ggufPres[name]
 	if !ok {
-		return nil, fmt.Errorf("%s: %w: tokenizer.ggml.pre %q", v.name, ErrUnsupported, name)
+		return nil, fmt.Errorf("%s: %w: tokenizer.ggml.pre %.80q", v.name, ErrUnsupported, name)
 	}
 	merges, ok := f.Strings("tokenizer.ggml.merges")
 	if !ok {

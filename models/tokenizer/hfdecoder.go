@@ -46,7 +46,7 @@ func parseDecoder(raw json.RawMessage) (decoder, error) {
 		return fuseDec{}, nil
 	case "Strip":
 		if utf8.RuneCountInString(f.Content) != 1 || f.Start < 0 || f.Stop < 0 {
-			return nil, fmt.Errorf("%w: Strip decoder content %q start %d stop %d", ErrFormat, f.Content, f.Start, f.Stop)
+			return nil, fmt.Errorf("%w: Strip decoder content %.80q start %d stop %d", ErrFormat, f.Content, f.Start, f.Stop)
 		}
 		return stripDec{content: f.Content, start: f.Start, stop: f.Stop}, nil
 	case "Replace":
@@ -64,7 +64,7 @@ func parseDecoder(raw json.RawMessage) (decoder, error) {
 		}
 		return bpeSuffixDec{suffix}, nil
 	}
-	return nil, fmt.Errorf("%w: decoder type %q", ErrUnsupported, c.Type)
+	return nil, fmt.Errorf("%w: decoder type %.80q", ErrUnsupported, c.Type)
 }
 
 // parsePost reads the post-processor as the ids it puts before and after a
@@ -107,7 +107,7 @@ func parsePost(raw json.RawMessage) (prefix, suffix []int, err error) {
 		}
 		return []int{cls}, []int{sep}, nil
 	}
-	return nil, nil, fmt.Errorf("%w: post_processor type %q", ErrUnsupported, c.Type)
+	return nil, nil, fmt.Errorf("%w: post_processor type %.80q", ErrUnsupported, c.Type)
 }
 
 // parseTemplate reads TemplateProcessing's single template.
@@ -124,11 +124,11 @@ func parseTemplate(single []map[string]struct{ ID string }, specials map[string]
 		}
 		sp, ok := specials[st.ID]
 		if !ok {
-			return nil, nil, fmt.Errorf("%w: template special token %q is not in special_tokens", ErrFormat, st.ID)
+			return nil, nil, fmt.Errorf("%w: template special token %.80q is not in special_tokens", ErrFormat, st.ID)
 		}
 		for _, id := range sp.IDs {
 			if id < 0 || id >= maxVocab {
-				return nil, nil, fmt.Errorf("%w: template special token %q has id %d", ErrFormat, st.ID, id)
+				return nil, nil, fmt.Errorf("%w: template special token %.80q has id %d", ErrFormat, st.ID, id)
 			}
 		}
 		if seen {

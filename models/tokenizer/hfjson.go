@@ -99,7 +99,7 @@ func (f *hfFile) spec() (*spec, error) {
 	s := &spec{model: m, bos: -1, eos: -1, unk: int(m.unk), pad: -1}
 	for _, a := range f.AddedTokens {
 		if a.ID < 0 || a.ID >= maxVocab {
-			return nil, fmt.Errorf("%w: added token %q has id %d", ErrFormat, a.Content, a.ID)
+			return nil, fmt.Errorf("%w: added token %.80q has id %d", ErrFormat, a.Content, a.ID)
 		}
 		s.added = append(s.added, addedToken{content: a.Content, id: a.ID, singleWord: a.SingleWord,
 			lstrip: a.Lstrip, rstrip: a.Rstrip, normalized: a.Normalized, special: a.Special})
@@ -122,7 +122,7 @@ func (f *hfFile) spec() (*spec, error) {
 // bpe builds the model part.
 func (hm *hfModel) bpe() (*bpe, error) {
 	if hm.Type != "" && hm.Type != "BPE" {
-		return nil, fmt.Errorf("%w: model type %q (only BPE is implemented)", ErrUnsupported, hm.Type)
+		return nil, fmt.Errorf("%w: model type %.80q (only BPE is implemented)", ErrUnsupported, hm.Type)
 	}
 	if len(bytes.TrimSpace(hm.Vocab)) == 0 {
 		return nil, fmt.Errorf("%w: model.vocab is missing", ErrFormat)
@@ -143,11 +143,13 @@ func (hm *hfModel) bpe() (*bpe, error) {
 	if hm.UnkToken != nil {
 		id, ok := vocab[*hm.UnkToken]
 		if !ok {
-			return nil, fmt.Errorf("%w: unk_token %q is not in the vocabulary", ErrFormat, *hm.UnkToken)
+			return nil, fmt.Errorf("%w: unk_token %.80q is not in the vocabulary", ErrFormat, *hm.UnkToken)
 		}
 		m.unk = id
 	}
-	m.merges = make(map[uint64]uint64, bytes.Count(hm.Merges, []byte(`"`))/2)
+	// A merge has at least two quotes and takes about 12 bytes ("ab c", );
+	// the hint stays below the file's size even when quotes are escaped.
+	m.merges = make(map[uint64]uint64, min(bytes.Count(hm.Merges, []byte(`"`))/2, len(hm.Merges)/12))
 	err = parseMerges(hm.Merges, func(rank int, a, b []byte) error {
 		return addMergeText(m, a, b, rank)
 	})
@@ -168,7 +170,7 @@ func addMergeText[T string | []byte](m *bpe, a, b T, rank int) error {
 		m.mergeOffset = int(id) - rank
 	}
 	if !oka || !okb || !ok {
-		return fmt.Errorf("%w: merge %d (%q %q): token not in the vocabulary", ErrFormat, rank, a, b)
+		return fmt.Errorf("%w: merge %d (%.80q %.80q): token not in the vocabulary", ErrFormat, rank, a, b)
 	}
 	m.addMerge(ia, ib, id, rank)
 	return nil

@@ -111,7 +111,7 @@ func parseNormalizer(raw json.RawMessage) (normalizer, error) {
 			return nil, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: normalizer type %q", ErrUnsupported, c.Type)
+	return nil, fmt.Errorf("%w: normalizer type %.80q", ErrUnsupported, c.Type)
 }
 
 func parsePreTokenizer(raw json.RawMessage) ([]preTokenizer, error) {
@@ -182,11 +182,11 @@ func parsePreTokenizer(raw json.RawMessage) ([]preTokenizer, error) {
 	case "CharDelimiterSplit":
 		r, n := utf8.DecodeRuneInString(f.Delimiter)
 		if n == 0 || n != len(f.Delimiter) {
-			return nil, fmt.Errorf("%w: CharDelimiterSplit delimiter %q is not one character", ErrFormat, f.Delimiter)
+			return nil, fmt.Errorf("%w: CharDelimiterSplit delimiter %.80q is not one character", ErrFormat, f.Delimiter)
 		}
 		return one(newCharDelimiterPre(r))
 	}
-	return nil, fmt.Errorf("%w: pre_tokenizer type %q", ErrUnsupported, c.Type)
+	return nil, fmt.Errorf("%w: pre_tokenizer type %.80q", ErrUnsupported, c.Type)
 }
 
 func parseBehavior(s string, def behavior) (behavior, error) {
@@ -195,7 +195,7 @@ func parseBehavior(s string, def behavior) (behavior, error) {
 	}
 	b, ok := behaviorNames[s]
 	if !ok {
-		return 0, fmt.Errorf("%w: split behavior %q", ErrFormat, s)
+		return 0, fmt.Errorf("%w: split behavior %.80q", ErrFormat, s)
 	}
 	return b, nil
 }
@@ -204,7 +204,7 @@ func parseBehavior(s string, def behavior) (behavior, error) {
 // pre-tokenizer and decoder.
 func newMetaspace(repl, scheme string, addPrefixSpace *bool) (metaspaceDec, error) {
 	if utf8.RuneCountInString(repl) != 1 {
-		return metaspaceDec{}, fmt.Errorf("%w: Metaspace replacement %q is not one character", ErrFormat, repl)
+		return metaspaceDec{}, fmt.Errorf("%w: Metaspace replacement %.80q is not one character", ErrFormat, repl)
 	}
 	ps, err := parsePrependScheme(scheme, addPrefixSpace)
 	return metaspaceDec{repl: repl, scheme: ps}, err

@@ -197,7 +197,9 @@ func (s *jscan) list(open, close byte, item func() error) error {
 func parseVocab(raw []byte) (map[string]int32, error) {
 	s := &jscan{b: raw}
 	text := string(raw)
-	vocab := make(map[string]int32, bytes.Count(raw, []byte(`":`))+16)
+	// An entry has a '":' and takes about 12 bytes ("ab": 123, ); the hint
+	// stays below the file's size even when quotes are escaped.
+	vocab := make(map[string]int32, min(bytes.Count(raw, []byte(`":`)), len(raw)/12)+16)
 	err := s.list('{', '}', func() error {
 		b, escaped, err := s.rawStr()
 		if err != nil {
@@ -214,7 +216,7 @@ func parseVocab(raw []byte) (map[string]int32, error) {
 		}
 		id, err := s.integer()
 		if err != nil {
-			return fmt.Errorf("token %q: %w", tok, err)
+			return fmt.Errorf("token %.80q: %w", tok, err)
 		}
 		vocab[tok] = int32(id)
 		return nil
@@ -257,7 +259,7 @@ func parseMerges(raw []byte, add func(rank int, a, b []byte) error) error {
 			if line, err = s.bytes(); err == nil {
 				var ok bool
 				if a, b, ok = splitMerge(line); !ok {
-					err = fmt.Errorf("%w: merge %d %q is not two tokens separated by a space", ErrFormat, rank, line)
+					err = fmt.Errorf("%w: merge %d %.80q is not two tokens separated by a space", ErrFormat, rank, line)
 				}
 			}
 		}

@@ -72,7 +72,7 @@ type regexMatcher struct{ re *regexp2.Regexp }
 func compileRegex(pattern string) (*regexMatcher, error) {
 	re, err := regexp2.Compile(atomicPossessive(pattern), regexp2.None)
 	if err != nil {
-		return nil, fmt.Errorf("%w: regex %q: %v", ErrFormat, pattern, err)
+		return nil, fmt.Errorf("%w: regex %.80q: %.200v", ErrFormat, pattern, err)
 	}
 	// A pathological pattern must not hang the process: a search that runs
 	// this long ends the matching, the rest of the text staying unsplit.

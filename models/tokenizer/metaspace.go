@@ -23,7 +23,7 @@ func parsePrependScheme(s string, addPrefixSpace *bool) (prependScheme, error) {
 	case "never":
 		scheme = prependNever
 	default:
-		return 0, fmt.Errorf("%w: Metaspace prepend_scheme %q", ErrFormat, s)
+		return 0, fmt.Errorf("%w: Metaspace prepend_scheme %.80q", ErrFormat, s)
 	}
 	if addPrefixSpace != nil && !*addPrefixSpace {
 		scheme = prependNever
