@@ -89,5 +89,5 @@ func unsupportedArch[V any](what, name string, table map[string]V) error {
 		names = append(names, k)
 	}
 	slices.Sort(names)
-	return fmt.Errorf("%w: %s %q (supported: %s)", ErrUnsupported, what, name, strings.Join(names, ", "))
+	return fmt.Errorf("%w: %s %.80q (supported: %s)", ErrUnsupported, what, name, strings.Join(names, ", "))
 }

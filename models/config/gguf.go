@@ -210,7 +210,7 @@ func ggufRope(g *ggufReader, ropeDim, context int) (RopeScaling, error) {
 		s.BetaFast = g.float("rope.scaling.yarn_beta_fast", 32, false)
 		s.BetaSlow = g.float("rope.scaling.yarn_beta_slow", 1, false)
 	case typ != "" && typ != RopeLinear:
-		err = fmt.Errorf("%w: %s.rope.scaling.type %q (supported: linear, yarn, longrope)", ErrUnsupported, g.arch, typ)
+		err = fmt.Errorf("%w: %s.rope.scaling.type %.80q (supported: linear, yarn, longrope)", ErrUnsupported, g.arch, typ)
 	}
 	if g.err != nil {
 		return RopeScaling{}, g.err

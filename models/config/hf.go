@@ -222,7 +222,7 @@ func patternOf(r *reader, types []string, layers int) int {
 	for i, t := range types {
 		full := p > 0 && (i+1)%p == 0
 		if (t == "full_attention") != full || (t != "full_attention" && t != "sliding_attention") {
-			r.setErr(fmt.Errorf("%w: layer_types: layer %d is %q, which does not follow a regular sliding/full pattern", ErrUnsupported, i, t))
+			r.setErr(fmt.Errorf("%w: layer_types: layer %d is %.80q, which does not follow a regular sliding/full pattern", ErrUnsupported, i, t))
 			return 0
 		}
 	}
@@ -238,7 +238,7 @@ func hfQuantization(r *reader) *Quantization {
 			return nil
 		}
 		if q.has("quant_method") {
-			r.setErr(fmt.Errorf("%w: quantization_config.quant_method %q (only MLX affine quantization is supported)",
+			r.setErr(fmt.Errorf("%w: quantization_config.quant_method %.80q (only MLX affine quantization is supported)",
 				ErrUnsupported, q.str("quant_method", "")))
 			return nil
 		}

@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -285,5 +286,27 @@ func checkErr(t *testing.T, err, want error, msg string) {
 	}
 	if !strings.Contains(err.Error(), msg) {
 		t.Fatalf("error %q does not say %q", err, msg)
+	}
+}
+
+// TestLongNamesInErrors checks that errors quote at most a short piece of a
+// long name from config.json.
+func TestLongNamesInErrors(t *testing.T) {
+	long := strings.Repeat("n", 1<<20)
+	for name, data := range map[string][]byte{
+		"architecture": cfg(t, long),
+		"model_type":   cfg(t, "LlamaForCausalLM", "architectures", nil, "model_type", long),
+		"rope type":    cfg(t, "LlamaForCausalLM", "rope_scaling", map[string]any{"rope_type": long}),
+		"quant method": cfg(t, "LlamaForCausalLM", "quantization_config", map[string]any{"quant_method": long}),
+		"quant mode":   cfg(t, "LlamaForCausalLM", "quantization", map[string]any{"group_size": 0, "bits": 4, "mode": long}),
+		"layer type":   cfg(t, "Gemma3ForCausalLM", "layer_types", []string{long, long, long, long}),
+		"wrong type":   cfg(t, "LlamaForCausalLM", "hidden_act", []string{long}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := FromHFJSON(data)
+			if err == nil || len(err.Error()) > 1000 {
+				t.Fatalf("got an error of %d bytes: %.300v", len(fmt.Sprint(err)), err)
+			}
+		})
 	}
 }

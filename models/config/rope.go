@@ -43,7 +43,7 @@ func hfRope(r *reader, m *Model) RopeScaling {
 			out.Factor = float32(m.ContextLength) / float32(orig)
 		}
 	default:
-		r.setErr(fmt.Errorf("%w: rope_scaling type %q (supported: linear, llama3, yarn, longrope)", ErrUnsupported, typ))
+		r.setErr(fmt.Errorf("%w: rope_scaling type %.80q (supported: linear, llama3, yarn, longrope)", ErrUnsupported, typ))
 	}
 	return out
 }

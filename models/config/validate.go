@@ -102,7 +102,7 @@ func (q *Quantization) validate() error {
 		return nil
 	}
 	if q.Bits < 1 || q.Bits > 8 || q.GroupSize < 1 || q.GroupSize > 1<<12 || q.Mode == "" {
-		return fmt.Errorf("%w: quantization bits %d, group size %d, mode %q (want 1-8 bits, a group of 1-4096, a mode)",
+		return fmt.Errorf("%w: quantization bits %d, group size %d, mode %.80q (want 1-8 bits, a group of 1-4096, a mode)",
 			ErrInvalid, q.Bits, q.GroupSize, q.Mode)
 	}
 	return nil

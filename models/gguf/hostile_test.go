@@ -2,6 +2,7 @@ package gguf
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"runtime"
@@ -177,5 +178,29 @@ func TestTruncatedFixture(t *testing.T) {
 	}
 	if _, err := Parse(append(data[:len(data):len(data)], 1, 2, 3), "longer.gguf"); err != nil {
 		t.Errorf("trailing bytes after the data: %v", err)
+	}
+}
+
+// TestLongNamesInErrors checks that errors quote at most a short piece of a
+// long tensor name or metadata key from the file.
+func TestLongNamesInErrors(t *testing.T) {
+	long := strings.Repeat("n", 1<<20)
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{
+		{"tensor", tensorFile(1, func(e *enc) { info(e, long, []uint64{0}, TypeF32, 0) }, 64)},
+		{"overlapping tensors", tensorFile(2, func(e *enc) {
+			info(e, long+"a", []uint64{64}, TypeF32, 0)
+			info(e, long+"b", []uint64{8}, TypeF32, 224)
+		}, 512)},
+		{"metadata key", new(enc).header(3, 0, 1).str(strings.Repeat("k", maxKeyLen)).u32(99).b},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(tc.data, "long.gguf")
+			if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "long.gguf") {
+				t.Fatalf("got an error of %d bytes: %.300v", len(fmt.Sprint(err)), err)
+			}
+		})
 	}
 }

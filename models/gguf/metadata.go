@@ -28,7 +28,7 @@ func (d *decoder) metadata(f *File, n int) error {
 		if err != nil {
 			return err
 		}
-		d.what = fmt.Sprintf("metadata key %q", key)
+		d.what = fmt.Sprintf("metadata key %.80q", key)
 		if _, dup := f.keys[key]; dup {
 			return d.errorf("duplicate key")
 		}

@@ -51,7 +51,7 @@ func (d *decoder) tensorInfo(t *TensorInfo) error {
 	if t.Name, err = d.str(maxStringLen); err != nil {
 		return err
 	}
-	d.what = fmt.Sprintf("tensor %q", t.Name)
+	d.what = fmt.Sprintf("tensor %.80q", t.Name)
 	nd, err := d.u32()
 	if err != nil {
 		return err
@@ -125,7 +125,7 @@ func (d *decoder) checkLayout(f *File) error {
 	order := make([]int, len(f.Tensors))
 	for i := range f.Tensors {
 		t := &f.Tensors[i]
-		d.what = fmt.Sprintf("tensor %q", t.Name)
+		d.what = fmt.Sprintf("tensor %.80q", t.Name)
 		if t.Offset%f.Alignment != 0 {
 			return d.invalidf("data offset %d is not a multiple of the alignment %d", t.Offset, f.Alignment)
 		}
@@ -141,8 +141,8 @@ func (d *decoder) checkLayout(f *File) error {
 	for k := 1; k < len(order); k++ {
 		prev, cur := &f.Tensors[order[k-1]], &f.Tensors[order[k]]
 		if cur.Offset < prev.Offset+prev.Size {
-			d.what = fmt.Sprintf("tensor %q", cur.Name)
-			return d.invalidf("data at offset %d overlaps tensor %q [%d, +%d bytes)", cur.Offset, prev.Name, prev.Offset, prev.Size)
+			d.what = fmt.Sprintf("tensor %.80q", cur.Name)
+			return d.invalidf("data at offset %d overlaps tensor %.80q [%d, +%d bytes)", cur.Offset, prev.Name, prev.Offset, prev.Size)
 		}
 	}
 	d.what = ""

@@ -56,5 +56,5 @@ func parseDType(s string) (DType, error) {
 	if knownUnsupported[s] {
 		return 0, fmt.Errorf("%w: dtype %s (supported: F32, F16, BF16, I8, U8, I32, U32, I64)", ErrUnsupported, s)
 	}
-	return 0, fmt.Errorf("%w: unknown dtype %q", ErrFormat, s)
+	return 0, fmt.Errorf("%w: unknown dtype %.80q", ErrFormat, s)
 }

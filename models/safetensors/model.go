@@ -81,7 +81,7 @@ func OpenIndex(indexPath string) (*Model, error) {
 		t, ok := f.Tensor(name)
 		if !ok {
 			m.Close()
-			return nil, fmt.Errorf("safetensors: %s: %w: index puts tensor %q in %s, which does not hold it", indexPath, ErrFormat, name, shard)
+			return nil, fmt.Errorf("safetensors: %s: %w: index puts tensor %.80q in %.255s, which does not hold it", indexPath, ErrFormat, name, shard)
 		}
 		m.byName[name] = t
 		m.names = append(m.names, name)
@@ -93,7 +93,7 @@ func OpenIndex(indexPath string) (*Model, error) {
 func openShard(indexPath, shard string) (*File, error) {
 	path := filepath.Join(filepath.Dir(indexPath), shard)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("safetensors: %s: %w: shard %s is missing", indexPath, ErrFormat, shard)
+		return nil, fmt.Errorf("safetensors: %s: %w: shard %.255s is missing", indexPath, ErrFormat, shard)
 	}
 	return Open(path)
 }
@@ -122,7 +122,7 @@ func readIndex(path string) (map[string]string, error) {
 	}
 	for name, shard := range idx.WeightMap {
 		if !plainFileName(shard) {
-			return nil, fmt.Errorf("%w: tensor %q: shard %q is not a plain file name in the index's directory", ErrFormat, name, shard)
+			return nil, fmt.Errorf("%w: tensor %.80q: shard %.80q is not a plain file name in the index's directory", ErrFormat, name, shard)
 		}
 	}
 	return idx.WeightMap, nil

@@ -108,7 +108,7 @@ func decodeHeader(header, body []byte, file string) (table, []span, error) {
 		}
 		key := tok.(string) // object keys are always strings
 		if _, dup := tab.byName[key]; dup || (key == metadataKey && tab.meta != nil) {
-			return table{}, nil, fmt.Errorf("%w: header names %q twice", ErrFormat, key)
+			return table{}, nil, fmt.Errorf("%w: header names %.80q twice", ErrFormat, key)
 		}
 		if key == metadataKey {
 			if err := dec.Decode(&tab.meta); err != nil {
@@ -124,11 +124,11 @@ func decodeHeader(header, body []byte, file string) (table, []span, error) {
 		}
 		var e entry
 		if err := dec.Decode(&e); err != nil {
-			return table{}, nil, fmt.Errorf("%w: tensor %q: %v", ErrFormat, key, jsonErr(err))
+			return table{}, nil, fmt.Errorf("%w: tensor %.80q: %v", ErrFormat, key, jsonErr(err))
 		}
 		t, sp, err := newTensor(key, e, body, file)
 		if err != nil {
-			return table{}, nil, fmt.Errorf("tensor %q: %w", key, err)
+			return table{}, nil, fmt.Errorf("tensor %.80q: %w", key, err)
 		}
 		tab.byName[key] = t
 		tab.names = append(tab.names, key)
@@ -225,7 +225,7 @@ func checkOverlap(spans []span) error {
 			continue
 		}
 		if s.start < prev.end {
-			return fmt.Errorf("%w: tensors %q [%d, %d] and %q [%d, %d] overlap",
+			return fmt.Errorf("%w: tensors %.80q [%d, %d] and %.80q [%d, %d] overlap",
 				ErrFormat, prev.name, prev.start, prev.end, s.name, s.start, s.end)
 		}
 		prev = s

@@ -3,6 +3,7 @@ package safetensors
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"maps"
 	"strings"
 	"testing"
@@ -175,5 +176,26 @@ func checkErr(t *testing.T, err, want error, msg string) {
 	}
 	if !strings.Contains(err.Error(), msg) {
 		t.Fatalf("error %q does not say %q", err, msg)
+	}
+}
+
+// TestLongNamesInErrors checks that errors quote at most a short piece of a
+// long tensor name or dtype from the header.
+func TestLongNamesInErrors(t *testing.T) {
+	long := strings.Repeat("n", 1<<20)
+	for name, header := range map[string]string{
+		"bad entry":   `{"` + long + `":5}`,
+		"bad offsets": `{"` + long + `":{"dtype":"F32","shape":[1],"data_offsets":[0,8]}}`,
+		"dtype":       `{"a":{"dtype":"` + long + `","shape":[1],"data_offsets":[0,4]}}`,
+		"duplicate":   `{"` + long + `":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},"` + long + `":{"dtype":"U8","shape":[1],"data_offsets":[1,2]}}`,
+		"overlap": `{"` + long + `a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"` + long +
+			`b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Parse(raw(header, make([]byte, 64)), "long.safetensors")
+			if !errors.Is(err, ErrFormat) || len(err.Error()) > 1000 {
+				t.Fatalf("got an error of %d bytes: %.300v", len(fmt.Sprint(err)), err)
+			}
+		})
 	}
 }
