@@ -27,38 +27,67 @@ func TestNewRefusesBadSizes(t *testing.T) {
 	}
 }
 
-// TestStoreAndRead stores one position and reads it back through both
-// layouts: transposed keys and values by position.
+// TestStoreAndRead stores positions across blocks and reads them back
+// through both layouts: transposed keys and values by position, in the
+// block the cache's table names.
 func TestStoreAndRead(t *testing.T) {
-	const layers, ctx, heads, hd = 2, 4, 2, 3
-	k := []float32{1, 2, 3, 4, 5, 6}
-	v := []float32{-1, 0.5, 4, 8, -2, 0.25}
-	for _, typ := range []Type{F16, F32} {
-		t.Run(typ.String(), func(t *testing.T) {
-			c, err := New(typ, layers, ctx, heads, hd)
+	const layers, heads, hd = 2, 2, 3
+	tests := []struct {
+		name       string
+		typ        Type
+		bs, blocks int
+		table      []int32
+	}{
+		{"one block f16", F16, 8, 1, []int32{0}},
+		{"one block f32", F32, 8, 1, []int32{0}},
+		{"blocks out of order f16", F16, 2, 5, []int32{3, 0, 4, 1}},
+		{"blocks out of order f32", F32, 3, 4, []int32{2, 1, 3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := NewArena(tt.typ, layers, heads, hd, tt.bs, tt.blocks)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := int64(2 * layers * ctx * heads * hd * typ.size()); c.Bytes() != want {
-				t.Errorf("Bytes %d, want %d", c.Bytes(), want)
+			if want := BlockBytes(tt.typ, layers, heads, hd, tt.bs) * int64(tt.blocks); a.Bytes() != want {
+				t.Errorf("Bytes %d, want %d", a.Bytes(), want)
 			}
-			c.Store(1, 2, k, v, make([]uint16, heads*hd))
-			for h := range heads {
-				k16, k32 := c.Keys(1, h)
-				for d := range hd {
-					if got := elem(k16, k32, d*ctx+2); got != k[h*hd+d] {
-						t.Errorf("key head %d dim %d: %v, want %v", h, d, got, k[h*hd+d])
+			c := a.NewCache()
+			c.table = tt.table
+			n := c.Context()
+			for pos := range n {
+				c.Store(1, pos, vec(pos, 1), vec(pos, -1), make([]uint16, heads*hd))
+			}
+			for pos := range n {
+				bi, p := pos/tt.bs, pos%tt.bs
+				k := vec(pos, 1)
+				for h := range heads {
+					k16, k32 := c.KeyBlock(1, h, bi)
+					for d := range hd {
+						if got := elem(k16, k32, d*tt.bs+p); got != k[h*hd+d] {
+							t.Errorf("position %d key head %d dim %d: %v, want %v", pos, h, d, got, k[h*hd+d])
+						}
 					}
 				}
-			}
-			v16, v32 := c.Values(1, 3)
-			for j, want := range v {
-				if got := elem(v16, v32, 2*heads*hd+j); got != want {
-					t.Errorf("value %d: %v, want %v", j, got, want)
+				v16, v32 := c.ValueBlock(1, bi)
+				for j, want := range vec(pos, -1) {
+					if got := elem(v16, v32, p*heads*hd+j); got != want {
+						t.Errorf("position %d value %d: %v, want %v", pos, j, got, want)
+					}
 				}
 			}
 		})
 	}
+}
+
+// vec returns the test key (sign 1) or value (sign -1) of a position:
+// small integers and halves, exact in both element types.
+func vec(pos int, sign float32) []float32 {
+	out := make([]float32, 6)
+	for j := range out {
+		out[j] = sign * (float32(pos*6+j) + 0.5)
+	}
+	return out
 }
 
 // elem reads element i of whichever slice the cache type filled.

@@ -12,24 +12,25 @@ import (
 // Store concurrently pass their own.
 func (c *Cache) Store(layer, pos int, k, v []float32, scratch []uint16) {
 	c.checkLayer(layer)
-	if pos < 0 || pos >= c.ctx {
-		panic(fmt.Sprintf("kvcache: position %d outside a context of %d", pos, c.ctx))
+	if pos < 0 || pos >= c.Context() {
+		panic(fmt.Sprintf("kvcache: position %d outside %d positions", pos, c.Context()))
 	}
-	dim := c.Dim()
+	a, dim := c.a, c.Dim()
 	k, v = k[:dim], v[:dim]
-	vo := (layer*c.ctx + pos) * dim
-	ko := layer*dim*c.ctx + pos // key dimension j of this position: ko + j*ctx
-	if c.typ == F32 {
-		copy(c.v32[vo:vo+dim], v)
+	base, p := c.block(pos/a.bs), pos%a.bs
+	vo := base + (layer*a.bs+p)*dim
+	ko := base + layer*dim*a.bs + p // key dimension j of this position: ko + j*bs
+	if a.typ == F32 {
+		copy(a.v32[vo:vo+dim], v)
 		for j, x := range k {
-			c.k32[ko+j*c.ctx] = x
+			a.k32[ko+j*a.bs] = x
 		}
 		return
 	}
-	kernels.F32ToF16(c.v16[vo:vo+dim], v)
+	kernels.F32ToF16(a.v16[vo:vo+dim], v)
 	h := scratch[:dim]
 	kernels.F32ToF16(h, k)
 	for j, x := range h {
-		c.k16[ko+j*c.ctx] = x
+		a.k16[ko+j*a.bs] = x
 	}
 }

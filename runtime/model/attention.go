@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/mlxrun/mlx/runtime/kernels"
+	"github.com/mlxrun/mlx/runtime/kvcache"
 )
 
 // tiledRows is the batch size from which llama.cpp's CPU flash attention
@@ -72,12 +73,14 @@ func (a *attnJob) task(t int) {
 	}
 }
 
-// span is one head of one row: its query, its output and the cache rows it
-// attends to.
+// span is one head of one row: its query, its output and the cache
+// positions it attends to.
 type span struct {
 	q, out     []float32
+	kc         *kvcache.Cache
+	layer, kvh int
 	kvo, dim   int // offset of the KV head in a value row, and the row size
-	ctx        int // stride of the transposed keys
+	bs         int // positions per cache block
 	start, end int // visible positions [start, end]
 	scale      float32
 }
@@ -92,49 +95,77 @@ func (a *attnJob) row(i, h int, scores, qr []float32, half []uint16) {
 	sp := span{
 		q:     s.q[i*qd+h*hd : i*qd+(h+1)*hd],
 		out:   s.att[i*qd+h*hd : i*qd+(h+1)*hd],
+		kc:    kc,
+		layer: a.layer,
+		kvh:   kvh,
 		kvo:   kvh * hd,
 		dim:   kc.Dim(),
-		ctx:   kc.Context(),
+		bs:    kc.BlockSize(),
 		end:   pos,
 		scale: float32(1 / math.Sqrt(float64(hd))),
 	}
 	if w := s.m.Layers[a.layer].Window; w > 0 {
 		sp.start = max(0, pos-w+1)
 	}
-	k16, k32 := kc.Keys(a.layer, kvh)
-	v16, v32 := kc.Values(a.layer, pos+1)
 	sc := scores[:pos+1-sp.start]
 	switch {
-	case k16 != nil && a.n < tiledRows:
-		sp.halfAccum(k16, v16, sc, qr, half)
-	case k16 != nil:
-		exact(&sp, k16, v16, sc, kernels.AxpyF16)
+	case kc.Type() == kvcache.F16 && a.n < tiledRows:
+		sp.halfAccum(sc, qr, half)
+	case kc.Type() == kvcache.F16:
+		exact(&sp, sc, f16Block, kernels.AxpyF16)
 	default:
-		exact(&sp, k32, v32, sc, kernels.Axpy)
+		exact(&sp, sc, f32Block, kernels.Axpy)
 	}
 }
 
+// f16Block and f32Block return the keys of KV head kvh and the values of
+// the i-th block of a cache of halves or of float32.
+func f16Block(kc *kvcache.Cache, layer, kvh, i int) (k, v []uint16) {
+	k, _ = kc.KeyBlock(layer, kvh, i)
+	v, _ = kc.ValueBlock(layer, i)
+	return k, v
+}
+
+func f32Block(kc *kvcache.Cache, layer, kvh, i int) (k, v []float32) {
+	_, k = kc.KeyBlock(layer, kvh, i)
+	_, v = kc.ValueBlock(layer, i)
+	return k, v
+}
+
+// blockFn returns the keys and values of a cache block.
+type blockFn[T float32 | uint16] func(kc *kvcache.Cache, layer, kvh, i int) (k, v []T)
+
 // scoresOf sets sc[t-start] = scale·(q·K[t]) for the visible positions t,
-// as HeadDim multiply-adds of q[d] times the transposed key row d.
-func scoresOf[T float32 | uint16](sp *span, q []float32, k []T, sc []float32, axpy func(float32, []T, []float32)) {
+// block by block, as HeadDim multiply-adds of q[d] times the transposed
+// key row d of the block.
+func scoresOf[T float32 | uint16](sp *span, q []float32, sc []float32, blk blockFn[T], axpy func(float32, []T, []float32)) {
 	clear(sc)
-	for d, x := range q {
-		row := k[d*sp.ctx+sp.start : d*sp.ctx+sp.end+1]
-		axpy(x, row, sc)
+	bs := sp.bs
+	for bi := sp.start / bs; bi <= sp.end/bs; bi++ {
+		lo, hi := max(sp.start, bi*bs), min(sp.end+1, (bi+1)*bs)
+		k, _ := blk(sp.kc, sp.layer, sp.kvh, bi)
+		dst := sc[lo-sp.start : hi-sp.start]
+		for d, x := range q {
+			axpy(x, k[d*bs+lo-bi*bs:d*bs+hi-bi*bs], dst)
+		}
 	}
 	kernels.Scale(sc, sp.scale)
 }
 
 // exact is attention in float32 over a cache of float32 (Axpy) or halves
 // (AxpyF16): scores, softmax, weighted sum.
-func exact[T float32 | uint16](sp *span, k, v []T, sc []float32, axpy func(float32, []T, []float32)) {
+func exact[T float32 | uint16](sp *span, sc []float32, blk blockFn[T], axpy func(float32, []T, []float32)) {
 	hd := len(sp.q)
-	scoresOf(sp, sp.q, k, sc, axpy)
+	scoresOf(sp, sp.q, sc, blk, axpy)
 	kernels.Softmax(sc)
 	clear(sp.out)
-	for t := sp.start; t <= sp.end; t++ {
-		o := t*sp.dim + sp.kvo
-		axpy(sc[t-sp.start], v[o:o+hd], sp.out)
+	bs := sp.bs
+	for bi := sp.start / bs; bi <= sp.end/bs; bi++ {
+		_, v := blk(sp.kc, sp.layer, sp.kvh, bi)
+		for t := max(sp.start, bi*bs); t <= min(sp.end, (bi+1)*bs-1); t++ {
+			o := (t-bi*bs)*sp.dim + sp.kvo
+			axpy(sc[t-sp.start], v[o:o+hd], sp.out)
+		}
 	}
 }
 
@@ -142,29 +173,33 @@ func exact[T float32 | uint16](sp *span, k, v []T, sc []float32, axpy func(float
 // flash attention computes it: the query rounded to halves, an online
 // softmax, and the weighted sum of V kept in halves (rounded after every
 // position), divided by the softmax sum at the end.
-func (sp *span) halfAccum(k, v []uint16, sc, qr []float32, half []uint16) {
+func (sp *span) halfAccum(sc, qr []float32, half []uint16) {
 	hd := len(sp.q)
 	kernels.F32ToF16(half, sp.q)
 	kernels.F16ToF32(qr, half)
-	scoresOf(sp, qr, k, sc, kernels.AxpyF16)
+	scoresOf(sp, qr, sc, f16Block, kernels.AxpyF16)
 	acc := sp.out
 	clear(acc)
 	m, sum := float32(math.Inf(-1)), float32(0)
-	for t := sp.start; t <= sp.end; t++ {
-		s := sc[t-sp.start]
-		ms, vs := float32(1), float32(1)
-		if s > m {
-			ms = float32(math.Exp(float64(m - s)))
-			m = s
-			kernels.Scale(acc, ms)
+	bs := sp.bs
+	for bi := sp.start / bs; bi <= sp.end/bs; bi++ {
+		_, v := f16Block(sp.kc, sp.layer, sp.kvh, bi)
+		for t := max(sp.start, bi*bs); t <= min(sp.end, (bi+1)*bs-1); t++ {
+			s := sc[t-sp.start]
+			ms, vs := float32(1), float32(1)
+			if s > m {
+				ms = float32(math.Exp(float64(m - s)))
+				m = s
+				kernels.Scale(acc, ms)
+				roundHalf(acc, half)
+			} else {
+				vs = float32(math.Exp(float64(s - m)))
+			}
+			o := (t-bi*bs)*sp.dim + sp.kvo
+			kernels.AxpyF16(vs, v[o:o+hd], acc)
 			roundHalf(acc, half)
-		} else {
-			vs = float32(math.Exp(float64(s - m)))
+			sum = sum*ms + vs
 		}
-		o := t*sp.dim + sp.kvo
-		kernels.AxpyF16(vs, v[o:o+hd], acc)
-		roundHalf(acc, half)
-		sum = sum*ms + vs
 	}
 	kernels.Scale(acc, 1/sum)
 }

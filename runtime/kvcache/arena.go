@@ -1,0 +1,196 @@
+package kvcache
+
+import "fmt"
+
+// Arena is the memory of a KV cache: Blocks() blocks of BlockSize()
+// positions, each holding the keys and values of every layer for its
+// positions. Sequences own blocks through a Cache, which lists them in
+// position order; a Pool hands them out.
+//
+// Within a block, keys are stored transposed per layer and KV head:
+// HeadDim rows of BlockSize values, row d holding dimension d of every
+// position, so the scores of a query are HeadDim multiply-adds over the
+// positions of the block. Values are stored by position: BlockSize rows of
+// Dim values per layer, KV head h at [h*HeadDim, (h+1)*HeadDim).
+type Arena struct {
+	typ    Type
+	layers int
+	heads  int
+	hd     int
+	bs     int // positions per block
+	blocks int
+	elems  int // keys (or values) per block
+
+	k16, v16 []uint16
+	k32, v32 []float32
+}
+
+// NewArena allocates blocks blocks of blockSize positions, for layers ×
+// heads × headDim keys and as many values per position.
+func NewArena(t Type, layers, heads, headDim, blockSize, blocks int) (*Arena, error) {
+	if t != F16 && t != F32 {
+		return nil, fmt.Errorf("%w: unknown type %v", ErrInvalid, t)
+	}
+	n := int64(2 * t.size())
+	for _, d := range []int{layers, heads, headDim, blockSize, blocks} {
+		if d <= 0 {
+			return nil, fmt.Errorf("%w: %d layers × %d heads × %d values, %d blocks of %d positions must all be positive",
+				ErrInvalid, layers, heads, headDim, blocks, blockSize)
+		}
+		if n > MaxBytes/int64(d) {
+			return nil, fmt.Errorf("%w: %d blocks of %d positions × %d layers × %d heads × %d values of %v exceed %d bytes",
+				ErrInvalid, blocks, blockSize, layers, heads, headDim, t, int64(MaxBytes))
+		}
+		n *= int64(d)
+	}
+	a := &Arena{typ: t, layers: layers, heads: heads, hd: headDim, bs: blockSize, blocks: blocks,
+		elems: layers * blockSize * heads * headDim}
+	total := a.elems * blocks
+	if t == F16 {
+		a.k16, a.v16 = make([]uint16, total), make([]uint16, total)
+	} else {
+		a.k32, a.v32 = make([]float32, total), make([]float32, total)
+	}
+	return a, nil
+}
+
+// BlockBytes returns the memory of one block of blockSize positions: keys
+// and values of every layer.
+func BlockBytes(t Type, layers, heads, headDim, blockSize int) int64 {
+	return 2 * int64(t.size()) * int64(layers) * int64(heads) * int64(headDim) * int64(blockSize)
+}
+
+// Type returns the element type.
+func (a *Arena) Type() Type { return a.typ }
+
+// BlockSize returns the positions of one block.
+func (a *Arena) BlockSize() int { return a.bs }
+
+// Blocks returns the number of blocks.
+func (a *Arena) Blocks() int { return a.blocks }
+
+// Bytes returns the memory of all blocks, keys and values.
+func (a *Arena) Bytes() int64 { return 2 * int64(a.typ.size()) * int64(a.elems) * int64(a.blocks) }
+
+// Copy copies the keys and values of block src to block dst.
+func (a *Arena) Copy(dst, src int32) {
+	d, s := int(dst)*a.elems, int(src)*a.elems
+	if a.typ == F16 {
+		copy(a.k16[d:d+a.elems], a.k16[s:s+a.elems])
+		copy(a.v16[d:d+a.elems], a.v16[s:s+a.elems])
+		return
+	}
+	copy(a.k32[d:d+a.elems], a.k32[s:s+a.elems])
+	copy(a.v32[d:d+a.elems], a.v32[s:s+a.elems])
+}
+
+// NewCache returns an empty cache whose blocks come from a.
+func (a *Arena) NewCache() *Cache { return &Cache{a: a} }
+
+// Cache is the key/value memory of one sequence: the arena blocks that
+// hold its positions, in order. Positions [i*BlockSize, (i+1)*BlockSize)
+// are in the i-th block.
+type Cache struct {
+	a     *Arena
+	table []int32
+
+	// Kept by the Pool: the chain hash after the leading blocks it
+	// indexed (or found indexed), and how many they are.
+	hash    uint64
+	indexed int
+}
+
+// New allocates a cache of layers × ctx positions × heads × headDim values
+// for keys and as many for values, as one block of its own.
+func New(t Type, layers, ctx, heads, headDim int) (*Cache, error) {
+	a, err := NewArena(t, layers, heads, headDim, ctx, 1)
+	if err != nil {
+		return nil, err
+	}
+	c := a.NewCache()
+	c.table = []int32{0}
+	return c, nil
+}
+
+// Arena returns the arena of the cache's blocks.
+func (c *Cache) Arena() *Arena { return c.a }
+
+// Table returns the blocks of the cache, in position order; the caller
+// must not change it.
+func (c *Cache) Table() []int32 { return c.table }
+
+// Type returns the element type.
+func (c *Cache) Type() Type { return c.a.typ }
+
+// Context returns the number of positions the cache's blocks hold.
+func (c *Cache) Context() int { return len(c.table) * c.a.bs }
+
+// BlockSize returns the positions of one block.
+func (c *Cache) BlockSize() int { return c.a.bs }
+
+// Layers returns the number of layers.
+func (c *Cache) Layers() int { return c.a.layers }
+
+// Heads returns the number of KV heads.
+func (c *Cache) Heads() int { return c.a.heads }
+
+// HeadDim returns the size of one head.
+func (c *Cache) HeadDim() int { return c.a.hd }
+
+// Dim returns the number of values of one position (KV heads × head size).
+func (c *Cache) Dim() int { return c.a.heads * c.a.hd }
+
+// Bytes returns the memory of the cache's blocks, keys and values.
+func (c *Cache) Bytes() int64 {
+	return 2 * int64(c.a.typ.size()) * int64(c.a.elems) * int64(len(c.table))
+}
+
+func (t Type) size() int {
+	if t == F32 {
+		return 4
+	}
+	return 2
+}
+
+func (c *Cache) checkLayer(layer int) {
+	if layer < 0 || layer >= c.a.layers {
+		panic(fmt.Sprintf("kvcache: layer %d outside %d layers", layer, c.a.layers))
+	}
+}
+
+// block returns the arena offset of the i-th block of the cache.
+func (c *Cache) block(i int) int {
+	if i < 0 || i >= len(c.table) {
+		panic(fmt.Sprintf("kvcache: block %d outside %d blocks", i, len(c.table)))
+	}
+	return int(c.table[i]) * c.a.elems
+}
+
+// KeyBlock returns the keys of one layer and KV head in the i-th block of
+// the cache, transposed: HeadDim rows of BlockSize values, in the cache's
+// type (k16 for F16, else k32).
+func (c *Cache) KeyBlock(layer, head, i int) (k16 []uint16, k32 []float32) {
+	c.checkLayer(layer)
+	if head < 0 || head >= c.a.heads {
+		panic(fmt.Sprintf("kvcache: head %d outside %d heads", head, c.a.heads))
+	}
+	n := c.a.hd * c.a.bs
+	o := c.block(i) + (layer*c.a.heads+head)*n
+	if c.a.typ == F16 {
+		return c.a.k16[o : o+n], nil
+	}
+	return nil, c.a.k32[o : o+n]
+}
+
+// ValueBlock returns the values of one layer in the i-th block of the
+// cache: BlockSize rows of Dim values, in the cache's type (v16 for F16,
+// else v32).
+func (c *Cache) ValueBlock(layer, i int) (v16 []uint16, v32 []float32) {
+	c.checkLayer(layer)
+	n := c.a.bs * c.Dim()
+	o := c.block(i) + layer*n
+	if c.a.typ == F16 {
+		return c.a.v16[o : o+n], nil
+	}
+	return nil, c.a.v32[o : o+n]
+}
