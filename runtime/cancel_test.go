@@ -59,7 +59,7 @@ func TestCancellation(t *testing.T) {
 // checks the busy error, and that Close fails what is still queued.
 func TestQueueBusyAndClose(t *testing.T) {
 	path := fixturePath(t, "gguf", "llama-tiny-F32.gguf")
-	e, err := Load(context.Background(), path, Options{Threads: 1, Ctx: 32, Queue: 1, QueueTimeout: 20 * time.Millisecond})
+	e, err := Load(context.Background(), path, Options{Threads: 1, Ctx: 32, Parallel: 1, Queue: 1, QueueTimeout: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestQueueBusyAndClose(t *testing.T) {
 func waitQueued(t *testing.T, e *Engine) {
 	t.Helper()
 	for range 1000 {
-		if len(e.queue) == cap(e.queue) {
+		if e.Busy() {
 			return
 		}
 		time.Sleep(time.Millisecond)

@@ -3,12 +3,21 @@
 // goroutine, and generates tokens for requests through one streaming call,
 // Engine.Generate, that every front end uses.
 //
-// Requests wait in a bounded queue; the scheduler runs one sequence at a
-// time: the prompt is prefilled in chunks (reusing the part of the KV cache
-// that the previous request left with the same tokens), then tokens are
-// sampled, decoded to text and emitted one step at a time. A cancelled
-// context or an error from the emit callback stops the sequence within one
-// step.
+// Requests wait in a bounded queue (ErrBusy when it is full) and start in
+// order while fewer than Options.Parallel sequences run. The scheduler
+// goroutine owns the running set: each step is one forward pass over the
+// next token of every decoding sequence plus a chunk of the one prompt
+// being computed, within the Options.Batch token budget, so that new
+// requests do not stall running streams and all of them share each read
+// of the weights. Sampled tokens are decoded to text and emitted.
+//
+// The KV cache is one budget of blocks (kvcache.Pool). A prompt starts
+// after the longest prefix the cache holds, from finished or running
+// sequences (a chat's earlier turns, the other choices of one request);
+// when blocks run out, the latest admitted sequence goes back to the
+// queue and later computes its tokens again. A cancelled context or an
+// error from the emit callback stops the sequence within one step and
+// frees its blocks.
 package runtime
 
 import (

@@ -28,22 +28,28 @@ type Engine struct {
 	opt      Options
 
 	// Owned by the scheduler goroutine.
-	model  *model.Model
-	pool   *kernels.Pool
-	state  *model.State
-	cache  *kvcache.Cache
-	cached []int32 // tokens whose keys and values are in cache, from position 0
-	batch  model.Batch
-	tok1   [1]int32 // the token of a decode step
-	out1   [1]int   // the output row of a decode step or prefill chunk
+	model   *model.Model
+	pool    *kernels.Pool
+	state   *model.State
+	kv      *kvcache.Pool
+	batch   model.Batch
+	outSeqs []*seqRun // the sequence of each logits row of the batch
+	waiting []*job    // admitted to the queue, first come first
+	running []*seqRun // by admission order
+	prefill *seqRun   // the sequence whose prompt is being computed
+	order   uint64    // admissions so far
 
 	gvocab *grammar.Vocab // the vocabulary trie of constraints, built on first use
 
-	queue     chan *job
+	admission chan struct{} // a token per request queued or running
+	queue     chan *job     // to the scheduler; never full
+	mu        sync.Mutex    // orders sends on queue with Close
+	closed    bool
 	quit      chan struct{}
 	done      chan struct{}
 	closeOnce sync.Once
 	closeFile func() error
+	stats     statCounters
 }
 
 // Info describes a loaded engine.
@@ -58,7 +64,10 @@ type Info struct {
 	StateBytes  int64 // forward-pass scratch memory
 	Context     int
 	KVType      kvcache.Type
+	KVBlocks    int // blocks of BlockSize positions in the KV cache
 	Threads     int
+	Parallel    int // sequences run at once
+	Batch       int // token budget of one forward pass
 	LoadTime    time.Duration
 }
 
@@ -84,8 +93,8 @@ func Load(ctx context.Context, ref string, opt Options) (*Engine, error) {
 func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, error) {
 	cfg := o.cfg
 	opt = opt.withDefaults(cfg.ContextLength, kernels.PhysicalCores())
-	if opt.Ctx > cfg.ContextLength {
-		return nil, fmt.Errorf("%w: context of %d tokens exceeds the model's %d", ErrOptions, opt.Ctx, cfg.ContextLength)
+	if err := opt.check(cfg.ContextLength); err != nil {
+		return nil, err
 	}
 	m, err := model.Build(cfg, o.src)
 	if err != nil {
@@ -104,20 +113,30 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	if err != nil && !errors.Is(err, chat.ErrNoTemplate) {
 		return nil, err
 	}
+	slots := opt.Parallel + opt.Queue
 	e := &Engine{cfg: cfg, gen: o.gen, tok: tok, template: tmpl, opt: opt, model: m,
-		queue: make(chan *job, opt.Queue), quit: make(chan struct{}), done: make(chan struct{}), closeFile: o.close}
+		admission: make(chan struct{}, slots), queue: make(chan *job, slots),
+		quit: make(chan struct{}), done: make(chan struct{}), closeFile: o.close}
 	e.eos = eosSet(cfg, o.gen)
-	if e.cache, err = kvcache.New(opt.KVType, cfg.Layers, opt.Ctx, cfg.KVHeads, cfg.HeadDim); err != nil {
+	blocks, err := opt.kvBlocks(kvcache.BlockBytes(opt.KVType, cfg.Layers, cfg.KVHeads, cfg.HeadDim, BlockSize))
+	if err != nil {
 		return nil, err
 	}
+	arena, err := kvcache.NewArena(opt.KVType, cfg.Layers, cfg.KVHeads, cfg.HeadDim, BlockSize, blocks)
+	if err != nil {
+		return nil, err
+	}
+	e.kv = kvcache.NewPool(arena)
 	e.pool = kernels.NewPool(opt.Threads)
-	rows := min(opt.Batch, opt.Ctx)
-	if e.state, err = m.NewState(e.pool, rows, min(maxOut, rows), opt.Ctx); err != nil {
+	rows := min(opt.Batch, opt.Ctx+opt.Parallel)
+	if e.state, err = m.NewState(e.pool, rows, min(max(minOut, opt.Parallel+1), rows), opt.Ctx); err != nil {
 		e.pool.Close()
 		return nil, err
 	}
 	e.info = Info{Path: ref, Format: o.format, Arch: cfg.Arch, WeightType: m.WeightType(), Params: m.Params(), WeightBytes: m.WeightBytes(),
-		KVBytes: e.cache.Bytes(), StateBytes: e.state.Bytes(), Context: opt.Ctx, KVType: opt.KVType, Threads: opt.Threads}
+		KVBytes: arena.Bytes(), StateBytes: e.state.Bytes(), Context: opt.Ctx, KVType: opt.KVType, KVBlocks: blocks,
+		Threads: opt.Threads, Parallel: opt.Parallel, Batch: rows}
+	e.stats.total.Store(int64(blocks))
 	return e, nil
 }
 
@@ -141,7 +160,10 @@ func eosSet(cfg *config.Model, gen config.Generation) []int32 {
 func (e *Engine) Close() error {
 	var err error
 	e.closeOnce.Do(func() {
+		e.mu.Lock()
+		e.closed = true
 		close(e.quit)
+		e.mu.Unlock()
 		<-e.done
 		e.pool.Close()
 		err = e.closeFile()

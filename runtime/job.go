@@ -2,14 +2,16 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 )
 
 // job is one queued request: a generation, or, when exec is set, work that
 // needs the model to itself (scoring, benchmarks), which exec does on the
-// scheduler goroutine. The scheduler fills events and, at the end, result
-// and err; the caller's goroutine drains the events.
+// scheduler goroutine once no sequence runs. The scheduler fills events
+// and, at the end, result and err; the caller's goroutine drains the
+// events.
 type job struct {
 	ctx      context.Context
 	cancel   context.CancelCauseFunc
@@ -17,6 +19,7 @@ type job struct {
 	exec     func(j *job) error
 	called   time.Time
 	enqueued time.Time
+	run      *seqRun // a sequence put back in the queue to free cache blocks
 
 	mu     sync.Mutex
 	events []Event
@@ -53,40 +56,67 @@ func (j *job) take(buf []Event) []Event {
 	return buf
 }
 
-// finish records the outcome and releases the caller.
-func (j *job) finish(res Result, err error) {
+// finish records the outcome of a queued job, gives its place in the queue
+// back and releases the caller.
+func (e *Engine) finish(j *job, res Result, err error) {
 	j.result, j.err = res, err
+	<-e.admission
 	close(j.done)
 }
 
-// enqueue places j in the queue, waiting up to QueueTimeout for room.
+// enqueue takes a place for j among the Parallel+Queue requests the engine
+// holds, waiting up to QueueTimeout for one, and hands j to the scheduler.
 func (e *Engine) enqueue(j *job) error {
-	select {
-	case <-e.quit:
+	if isClosed(e.quit) {
 		return ErrClosed
-	default:
 	}
 	j.enqueued = time.Now()
+	if err := e.takePlace(j.ctx); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		<-e.admission
+		return ErrClosed
+	}
+	e.queue <- j // never blocks: a place is held
+	return nil
+}
+
+func (e *Engine) takePlace(ctx context.Context) error {
 	select {
-	case e.queue <- j:
+	case e.admission <- struct{}{}:
 		return nil
 	default:
+	}
+	if e.opt.QueueTimeout <= 0 {
+		return e.busyError()
 	}
 	t := time.NewTimer(e.opt.QueueTimeout)
 	defer t.Stop()
 	select {
-	case e.queue <- j:
+	case e.admission <- struct{}{}:
 		return nil
 	case <-e.quit:
 		return ErrClosed
-	case <-j.ctx.Done():
-		return context.Cause(j.ctx)
+	case <-ctx.Done():
+		return context.Cause(ctx)
 	case <-t.C:
-		return busyError(e.opt.Queue, e.opt.QueueTimeout)
+		return e.busyError()
 	}
 }
 
-// runExclusive queues fn to run on the scheduler goroutine and waits for it.
+func (e *Engine) busyError() error {
+	return fmt.Errorf("%w: %d requests already run or wait (%d running and a queue of %d); retry later or raise the queue size",
+		ErrBusy, cap(e.admission), e.opt.Parallel, e.opt.Queue)
+}
+
+// Busy reports whether a request would now find the queue full.
+func (e *Engine) Busy() bool { return len(e.admission) >= cap(e.admission) }
+
+// runExclusive queues fn to run on the scheduler goroutine, alone, and
+// waits for it.
 func (e *Engine) runExclusive(ctx context.Context, fn func(j *job) error) error {
 	j := newJob(ctx)
 	defer j.cancel(nil)

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/mlxrun/mlx/models/tokenizer"
@@ -9,11 +10,16 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultContext      = 4096
-	DefaultBatch        = 512
-	DefaultQueue        = 16
-	DefaultQueueTimeout = 30 * time.Second
+	DefaultContext  = 4096
+	DefaultBatch    = 512
+	DefaultParallel = 1
+	DefaultQueue    = 64
 )
+
+// BlockSize is the number of positions of one KV cache block: the unit in
+// which sequences take cache memory and in which the prefix cache finds
+// earlier prompts.
+const BlockSize = 32
 
 // Options configure Load. The zero value is usable.
 type Options struct {
@@ -24,21 +30,34 @@ type Options struct {
 	Ctx int
 	// KVType is the KV cache element type (F16 by default).
 	KVType kvcache.Type
-	// Batch is the most prompt tokens computed in one forward pass; 0 means
-	// DefaultBatch.
+	// Batch is the token budget of one forward pass: the next token of
+	// every running sequence plus a chunk of one prompt being computed; 0
+	// means DefaultBatch. It is raised to Parallel+1 when below.
 	Batch int
-	// Queue is how many requests may wait for the scheduler; 0 means
-	// DefaultQueue. QueueTimeout is how long a request waits for a place in
-	// a full queue before failing with ErrBusy; 0 means DefaultQueueTimeout.
+	// Parallel is how many sequences run at once; 0 means
+	// DefaultParallel.
+	Parallel int
+	// KVMem is the memory of the KV cache in bytes, which all sequences
+	// share in blocks of BlockSize positions; 0 means enough for Parallel
+	// sequences of Ctx positions.
+	KVMem int64
+	// Queue is how many requests may wait beyond the Parallel running
+	// ones; 0 means DefaultQueue. QueueTimeout is how long a request waits
+	// for room in a full queue before failing with ErrBusy; 0 fails it at
+	// once.
 	Queue        int
 	QueueTimeout time.Duration
 	// Tokenizer replaces the tokenizer that Load reads from the model.
 	Tokenizer *tokenizer.Tokenizer
 }
 
-// maxOut is the most logit rows a forward pass returns (scoring runs in
-// chunks of it).
-const maxOut = 16
+// MaxParallel bounds Options.Parallel: every running sequence takes a
+// row of logits (a vocabulary of floats) in the forward state.
+const MaxParallel = 1024
+
+// minOut is the fewest logit rows a forward pass can return (scoring runs
+// in chunks of it); a step returns one per running sequence.
+const minOut = 16
 
 func (o Options) withDefaults(modelCtx, cores int) Options {
 	if o.Threads <= 0 {
@@ -47,14 +66,39 @@ func (o Options) withDefaults(modelCtx, cores int) Options {
 	if o.Ctx <= 0 {
 		o.Ctx = min(modelCtx, DefaultContext)
 	}
+	if o.Parallel <= 0 {
+		o.Parallel = DefaultParallel
+	}
 	if o.Batch <= 0 {
 		o.Batch = DefaultBatch
 	}
+	o.Batch = max(o.Batch, o.Parallel+1)
 	if o.Queue <= 0 {
 		o.Queue = DefaultQueue
 	}
-	if o.QueueTimeout <= 0 {
-		o.QueueTimeout = DefaultQueueTimeout
-	}
 	return o
+}
+
+// check refuses options the engine cannot take.
+func (o Options) check(modelCtx int) error {
+	switch {
+	case o.Ctx > modelCtx:
+		return fmt.Errorf("%w: context of %d tokens exceeds the model's %d", ErrOptions, o.Ctx, modelCtx)
+	case o.Parallel > MaxParallel:
+		return fmt.Errorf("%w: %d parallel sequences (at most %d)", ErrOptions, o.Parallel, MaxParallel)
+	}
+	return nil
+}
+
+// kvBlocks returns how many cache blocks of blockBytes the options give.
+func (o Options) kvBlocks(blockBytes int64) (int, error) {
+	perSeq := int64((o.Ctx + BlockSize - 1) / BlockSize)
+	if o.KVMem <= 0 {
+		return int(min(perSeq*int64(o.Parallel), kvcache.MaxBytes/blockBytes)), nil
+	}
+	n := o.KVMem / blockBytes
+	if n < 1 {
+		return 0, fmt.Errorf("%w: a KV cache of %d bytes holds no block of %d positions (%d bytes)", ErrOptions, o.KVMem, BlockSize, blockBytes)
+	}
+	return int(min(n, kvcache.MaxBytes/blockBytes)), nil
 }

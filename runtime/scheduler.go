@@ -2,71 +2,146 @@ package runtime
 
 import (
 	"context"
-	"fmt"
+	"slices"
 	"time"
 )
 
 // loop is the scheduler goroutine: the only one that touches the model, the
-// KV cache and the forward state.
+// KV cache and the forward state. Each turn takes in new requests, drops
+// the cancelled ones, admits waiting ones while fewer than Parallel
+// sequences run, and runs one step of the running set.
 func (e *Engine) loop() {
 	defer close(e.done)
 	for {
-		select {
-		case <-e.quit:
-			e.drain()
-			return
-		case j := <-e.queue:
-			e.run(j)
+		if len(e.running) == 0 && len(e.waiting) == 0 {
+			e.publishStats()
+			select {
+			case <-e.quit:
+				e.shutdown()
+				return
+			case j := <-e.queue:
+				e.waiting = append(e.waiting, j)
+			}
 		}
+		if isClosed(e.quit) {
+			e.shutdown()
+			return
+		}
+		e.receive()
+		e.reap()
+		e.admit()
+		if len(e.running) > 0 {
+			e.step()
+		}
+		e.publishStats()
 	}
 }
 
-// drain fails the jobs still queued at Close.
-func (e *Engine) drain() {
+// receive moves the requests sent since the last turn to the waiting list.
+func (e *Engine) receive() {
 	for {
 		select {
 		case j := <-e.queue:
-			j.finish(Result{Finish: FinishCancelled, StopToken: -1}, ErrClosed)
+			e.waiting = append(e.waiting, j)
 		default:
 			return
 		}
 	}
 }
 
-func (e *Engine) run(j *job) {
-	queued := time.Since(j.enqueued)
-	if err := context.Cause(j.ctx); err != nil {
-		j.finish(Result{Finish: FinishCancelled, StopToken: -1, Timings: Timings{Queue: queued}}, err)
-		return
+// reap ends the waiting and running requests whose context is done.
+func (e *Engine) reap() {
+	e.waiting = slices.DeleteFunc(e.waiting, func(j *job) bool {
+		err := context.Cause(j.ctx)
+		if err == nil {
+			return false
+		}
+		e.finish(j, cancelledResult(j), err)
+		return true
+	})
+	for _, r := range slices.Clone(e.running) {
+		if err := context.Cause(r.j.ctx); err != nil {
+			r.res.Finish = FinishCancelled
+			e.end(r, err)
+		}
 	}
-	if j.exec != nil {
-		j.finish(Result{StopToken: -1}, j.exec(j))
-		return
-	}
-	res, err := e.runGenerate(j)
-	res.Timings.Queue = queued
-	j.finish(res, err)
 }
 
-// forward runs tokens at positions from pos on through the model into the
-// engine's cache and returns the logits of the rows in out (indices into
-// tokens).
-func (e *Engine) forward(tokens []int32, pos int, out []int) ([]float32, error) {
-	b := &e.batch
-	b.Tokens = tokens
-	b.Pos, b.Cache = b.Pos[:0], b.Cache[:0]
-	for i := range tokens {
-		b.Pos = append(b.Pos, pos+i)
-		b.Cache = append(b.Cache, e.cache)
+// admit starts waiting requests in order while fewer than Parallel
+// sequences run. Work that needs the model alone waits, and holds back
+// those behind it, until no sequence runs.
+func (e *Engine) admit() {
+	for len(e.waiting) > 0 {
+		j := e.waiting[0]
+		if j.exec != nil {
+			if len(e.running) > 0 {
+				return
+			}
+			e.waiting = e.waiting[1:]
+			e.finish(j, Result{StopToken: -1}, j.exec(j))
+			continue
+		}
+		if len(e.running) >= e.opt.Parallel {
+			return
+		}
+		e.waiting = e.waiting[1:]
+		r := j.run
+		if r == nil {
+			var err error
+			if r, err = e.newRun(j); err != nil {
+				e.finish(j, r.res, err)
+				continue
+			}
+		}
+		j.run = nil
+		e.running = append(e.running, r)
+		slices.SortFunc(e.running, func(a, b *seqRun) int { return int(a.order - b.order) })
 	}
-	b.Out = out
-	e.cached = append(e.cached[:pos], tokens...)
-	logits, err := e.state.Forward(b)
-	if err != nil {
-		e.cached = e.cached[:pos]
-		return nil, fmt.Errorf("forward pass: %w", err)
+}
+
+// preempt takes a running sequence back to the front of the queue to free
+// its cache blocks; it resumes later by computing its tokens again, past
+// what the prefix cache still holds.
+func (e *Engine) preempt(r *seqRun) {
+	e.kv.Release(r.kv, r.tokens, r.done)
+	r.done, r.started = 0, false
+	e.remove(r)
+	r.j.run = r
+	e.waiting = append([]*job{r.j}, e.waiting...)
+	e.stats.preemptions.Add(1)
+}
+
+// remove takes r off the running set.
+func (e *Engine) remove(r *seqRun) {
+	e.running = slices.DeleteFunc(e.running, func(x *seqRun) bool { return x == r })
+	if e.prefill == r {
+		e.prefill = nil
 	}
-	return logits, nil
+}
+
+// shutdown fails everything at Close: running sequences end cancelled,
+// waiting requests with ErrClosed.
+func (e *Engine) shutdown() {
+	for _, r := range slices.Clone(e.running) {
+		r.res.Finish = FinishCancelled
+		e.end(r, ErrClosed)
+	}
+	e.receive()
+	for _, j := range e.waiting {
+		e.finish(j, cancelledResult(j), ErrClosed)
+	}
+	e.waiting = nil
+	e.publishStats()
+}
+
+// cancelledResult is the result of a waiting job that ends cancelled.
+func cancelledResult(j *job) Result {
+	if j.run != nil {
+		res := j.run.res
+		res.Finish = FinishCancelled
+		return res
+	}
+	return Result{Finish: FinishCancelled, StopToken: -1, Timings: Timings{Queue: time.Since(j.enqueued)}}
 }
 
 // stopCause returns why a job must stop now: its context's cause, or
@@ -79,8 +154,4 @@ func (e *Engine) stopCause(j *job) error {
 		return ErrClosed
 	}
 	return nil
-}
-
-func busyError(queue int, wait time.Duration) error {
-	return fmt.Errorf("%w: %d requests already wait and none finished within %v; retry later or raise the queue size", ErrBusy, queue, wait)
 }

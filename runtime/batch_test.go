@@ -1,0 +1,104 @@
+package runtime
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/mlxrun/mlx/runtime/kvcache"
+)
+
+// loadWith loads a fixture model with options (two threads, a context of
+// 256 unless set).
+func loadWith(t testing.TB, opt Options, elem ...string) *Engine {
+	t.Helper()
+	opt.Threads = max(opt.Threads, 2)
+	if opt.Ctx == 0 {
+		opt.Ctx = 256
+	}
+	e, err := Load(context.Background(), fixturePath(t, elem...), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// outcome is what one generation gave.
+type outcome struct {
+	ids      []int32
+	logprobs []float32 // of each generated token
+	res      Result
+	err      error
+}
+
+// generateAll runs the requests at once and returns their outcomes.
+func generateAll(e *Engine, reqs []Request) []outcome {
+	out := make([]outcome, len(reqs))
+	var wg sync.WaitGroup
+	for i, req := range reqs {
+		wg.Go(func() {
+			o := &out[i]
+			o.res, o.err = e.Generate(context.Background(), req, func(ev Event) error {
+				o.ids = append(o.ids, ev.Tokens...)
+				for _, lp := range ev.Logprobs {
+					o.logprobs = append(o.logprobs, lp.Logprob)
+				}
+				return nil
+			})
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// TestBatchedDecodingMatchesSingle runs every reference prompt twice at
+// once, with a step budget small enough that prompts are computed in
+// chunks beside the decoding sequences, and checks each stream against
+// the same request run alone: the same greedy tokens, and the same
+// log-probabilities within the tolerance of the cache type.
+func TestBatchedDecodingMatchesSingle(t *testing.T) {
+	tests := []struct {
+		name string
+		kv   kvcache.Type
+		tol  float64
+	}{
+		{"f32 cache", kvcache.F32, 1e-4},
+		{"f16 cache", kvcache.F16, 1e-2},
+	}
+	cases := readReference(t, "llama-tiny-F32.json", "f32kv-nofa")
+	var reqs []Request
+	for range 2 {
+		for _, c := range cases {
+			p := greedy(len(c.GeneratedIDs))
+			p.Logprobs = true
+			reqs = append(reqs, Request{Prompt: c.PromptIDs, Params: p})
+		}
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			single := loadWith(t, Options{KVType: tt.kv}, "gguf", "llama-tiny-F32.gguf")
+			alone := make([]outcome, len(cases))
+			for i := range cases {
+				alone[i] = generateAll(single, reqs[i:i+1])[0]
+			}
+			e := loadWith(t, Options{KVType: tt.kv, Parallel: len(reqs), Batch: 8}, "gguf", "llama-tiny-F32.gguf")
+			for i, o := range generateAll(e, reqs) {
+				want := alone[i%len(cases)]
+				if o.err != nil || !slices.Equal(o.ids, want.ids) {
+					t.Errorf("stream %d: %v, %v; alone %v", i, o.ids, o.err, want.ids)
+					continue
+				}
+				for k := range o.logprobs {
+					if d := abs(float64(o.logprobs[k] - want.logprobs[k])); d > tt.tol {
+						t.Errorf("stream %d token %d: logprob %v, alone %v", i, k, o.logprobs[k], want.logprobs[k])
+					}
+				}
+			}
+			if st := e.Stats(); st.KVBlocksUsed != 0 || st.Running != 0 || st.Waiting != 0 {
+				t.Errorf("after the streams: %+v", st)
+			}
+		})
+	}
+}

@@ -1,0 +1,101 @@
+package runtime
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/mlxrun/mlx/runtime/kvcache"
+)
+
+// seqRun is a generation the scheduler runs: its tokens, how many of them
+// are in its cache, and its sampling state.
+type seqRun struct {
+	j       *job
+	seq     *sequence
+	kv      *kvcache.Cache
+	tokens  []int32 // the prompt, then the tokens sampled
+	done    int     // tokens whose keys and values are in kv
+	started bool    // its computation started (the prefix cache was consulted)
+	budget  int     // most tokens to generate
+	order   uint64  // admission order: the latest admitted are preempted first
+	res     Result
+
+	admitted, prefillStart, decodeStart time.Time
+}
+
+// newRun prepares the sequence of a generation job.
+func (e *Engine) newRun(j *job) (*seqRun, error) {
+	req := j.req
+	r := &seqRun{j: j, res: Result{StopToken: -1, Usage: Usage{Prompt: len(req.Prompt)}}, admitted: time.Now()}
+	var err error
+	if r.seq, err = e.newSequence(req); err != nil {
+		return r, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+	}
+	if r.budget, err = req.Params.Budget(len(req.Prompt), e.opt.Ctx); err != nil {
+		return r, fmt.Errorf("%w: %w", ErrContextLength, err)
+	}
+	e.order++
+	r.order = e.order
+	r.kv = e.kv.Arena().NewCache()
+	r.tokens = slices.Clone(req.Prompt)
+	return r, nil
+}
+
+// start begins computing r's tokens after the longest prefix the cache
+// holds; the last token is always computed, for its logits.
+func (e *Engine) start(r *seqRun) {
+	r.done = e.kv.Match(r.kv, r.tokens, len(r.tokens)-1)
+	r.started = true
+	if r.prefillStart.IsZero() {
+		now := time.Now()
+		r.prefillStart = now
+		r.res.Usage.Cached = r.done
+		r.res.Timings.Queue = now.Sub(r.j.enqueued)
+		r.res.Timings.PrefillTokens = len(r.tokens) - r.done
+		e.stats.prompt.Add(int64(len(r.tokens)))
+		e.stats.cachedTokens.Add(int64(r.done))
+	}
+}
+
+// sample draws r's next token from logits and emits it; it ends r when the
+// sequence is over.
+func (e *Engine) sample(r *seqRun, logits []float32) {
+	ev, done, err := r.seq.step(logits, &r.res)
+	if err != nil {
+		e.end(r, err)
+		return
+	}
+	if r.res.Usage.Completion == 1 {
+		now := time.Now()
+		r.res.Timings.TTFT = now.Sub(r.j.called)
+		r.res.Timings.Prefill = now.Sub(r.prefillStart)
+		r.decodeStart = now
+	}
+	if !done && r.res.Usage.Completion >= r.budget {
+		r.res.Finish, done = FinishLength, true
+	}
+	if done {
+		r.seq.flush(&ev, &r.res)
+	}
+	if len(ev.Tokens) > 0 || ev.Text != "" {
+		r.j.push(ev)
+	}
+	if done {
+		e.end(r, nil)
+		return
+	}
+	r.tokens = append(r.tokens, ev.Tokens[0])
+}
+
+// end finishes r: its cache blocks go to the prefix cache (or are freed)
+// and its caller gets the result.
+func (e *Engine) end(r *seqRun, err error) {
+	e.kv.Release(r.kv, r.tokens, r.done)
+	e.remove(r)
+	if !r.decodeStart.IsZero() {
+		r.res.Timings.Decode = time.Since(r.decodeStart)
+	}
+	e.publishStats() // before the caller returns, so that it sees its blocks freed
+	e.finish(r.j, r.res, err)
+}
