@@ -37,10 +37,14 @@ func runChat(cmd *cobra.Command, ref string, o runOptions) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
+	path, err := resolveModel(ctx, stderr, ref)
+	if err != nil {
+		return err
+	}
 	if isTerminal(stderr) {
 		fmt.Fprintf(stderr, "loading %s…", ref)
 	}
-	e, err := runtime.Load(ctx, ref, runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv})
+	e, err := runtime.Load(ctx, path, runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv})
 	if isTerminal(stderr) {
 		fmt.Fprint(stderr, "\r\x1b[K") // the line goes; errors follow on a clean line
 	}
@@ -48,7 +52,7 @@ func runChat(cmd *cobra.Command, ref string, o runOptions) error {
 		return err
 	}
 	defer e.Close()
-	g, err := newChatGenerator(e, ref, runParams(cmd.Flags(), o, e))
+	g, err := newChatGenerator(e, path, runParams(cmd.Flags(), o, e))
 	if err != nil {
 		return err
 	}

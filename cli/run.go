@@ -117,12 +117,16 @@ func runPrompt(ctx context.Context, cmd *cobra.Command, ref, text string, o runO
 	if err != nil {
 		return err
 	}
-	e, err := runtime.Load(ctx, ref, runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv})
+	path, err := resolveModel(ctx, cmd.ErrOrStderr(), ref)
+	if err != nil {
+		return err
+	}
+	e, err := runtime.Load(ctx, path, runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv})
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	ids, err := promptIDs(ctx, cmd.ErrOrStderr(), e, ref, text, o)
+	ids, err := promptIDs(ctx, cmd.ErrOrStderr(), e, path, text, o)
 	if err != nil {
 		return err
 	}
