@@ -50,7 +50,19 @@ func (s *Server) acquire(c *call, model string) (Model, func(), error) {
 // newChatGen renders the prompt and prepares the sequences of a request.
 func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) {
 	info := m.Info()
-	text, err := chatPrompt(m, req)
+	format := toolparse.FormatNone
+	if req.ToolChoice.Mode != openai.ToolChoiceNone {
+		format = info.ToolFormat
+		if format == toolparse.FormatNone {
+			format = toolparse.FormatHermes
+		}
+	}
+	spec, err := chatSpec(req, format)
+	if err != nil {
+		return nil, err
+	}
+	kwargs := thinkingKwargs(req.ChatTemplateKwargs, !spec.Empty())
+	text, err := chatPrompt(m, req, kwargs)
 	if err != nil {
 		return nil, err
 	}
@@ -63,15 +75,13 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 	if err != nil {
 		return nil, err
 	}
-	format := toolparse.FormatNone
-	if req.ToolChoice.Mode != openai.ToolChoiceNone {
-		format = info.ToolFormat
-		if format == toolparse.FormatNone {
-			format = toolparse.FormatHermes
-		}
-	}
 	popt := toolparse.Options{Format: format, Reasoning: openai.Flag(req.SeparateReasoning, true),
 		InReasoning: strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), toolparse.ThinkOpen)}
+	spec.Think = thinkMode(popt.InReasoning, kwargs)
+	constraint, err := s.compileSpec(&spec, req.ResponseFormat, req.Tools)
+	if err != nil {
+		return nil, err
+	}
 	keepSpecial := !openai.Flag(req.SkipSpecialTokens, true) || format == toolparse.FormatLlama3 || format == toolparse.FormatMistral
 	n := req.Choices()
 	g := &chatGen{id: newID("chatcmpl-", 29), created: time.Now().Unix(), model: req.Model, fingerprint: s.opt.Fingerprint,
@@ -79,7 +89,7 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 	g.includeUsage = !req.Stream || (req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
 	g.continuous = req.Stream && req.StreamOptions != nil && req.StreamOptions.ContinuousUsageStats
 	for i := range n {
-		g.reqs = append(g.reqs, runtime.Request{Prompt: ids, Params: withSeed(p, i), KeepSpecial: keepSpecial})
+		g.reqs = append(g.reqs, runtime.Request{Prompt: ids, Params: withSeed(p, i), KeepSpecial: keepSpecial, Constraint: constraint})
 		g.choices = append(g.choices, &chatChoice{index: i, parser: toolparse.New(popt)})
 	}
 	return g, nil
@@ -107,9 +117,10 @@ func truncate(ids []int32, k *int, ctxLen int, param string) ([]int32, error) {
 	return ids, nil
 }
 
-// chatPrompt renders the messages with the model's chat template, or
-// concatenates their contents for use_raw_prompt.
-func chatPrompt(m Model, req *openai.ChatRequest) (string, error) {
+// chatPrompt renders the messages with the model's chat template and the
+// template variables kwargs, or concatenates their contents for
+// use_raw_prompt.
+func chatPrompt(m Model, req *openai.ChatRequest, kwargs map[string]any) (string, error) {
 	if req.ResponseFormat != nil && req.ResponseFormat.Type == "json_object" && !mentionsJSON(req.Messages) {
 		return "", openai.Invalid("messages", openai.CodeInvalidValue, "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.")
 	}
@@ -125,7 +136,7 @@ func chatPrompt(m Model, req *openai.ChatRequest) (string, error) {
 		msgs[i] = templateMessage(msg)
 	}
 	cont := openai.Flag(req.ContinueFinalMessage, false)
-	opt := ChatOptions{AddGenerationPrompt: openai.Flag(req.AddGenerationPrompt, !cont), ContinueFinalMessage: cont, Kwargs: req.ChatTemplateKwargs}
+	opt := ChatOptions{AddGenerationPrompt: openai.Flag(req.AddGenerationPrompt, !cont), ContinueFinalMessage: cont, Kwargs: kwargs}
 	if req.ToolChoice.Mode != openai.ToolChoiceNone {
 		for _, t := range req.Tools {
 			opt.Tools = append(opt.Tools, jsonValue(t))

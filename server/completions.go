@@ -80,9 +80,18 @@ func (s *Server) newCompletionGen(m Model, req *openai.CompletionRequest) (*comp
 	if err != nil {
 		return nil, err
 	}
+	spec, err := formatSpec(req.Ext, req.ResponseFormat)
+	if err != nil {
+		return nil, err
+	}
+	constraint, err := s.compileSpec(&spec, req.ResponseFormat, nil)
+	if err != nil {
+		return nil, err
+	}
 	for pi, cp := range g.prompts {
 		for j := range g.best {
-			g.reqs = append(g.reqs, runtime.Request{Prompt: cp.ids, Params: withSeed(p, j), KeepSpecial: !openai.Flag(req.SkipSpecialTokens, true)})
+			g.reqs = append(g.reqs, runtime.Request{Prompt: cp.ids, Params: withSeed(p, j), KeepSpecial: !openai.Flag(req.SkipSpecialTokens, true),
+				Constraint: constraint})
 			g.seqs = append(g.seqs, &compSeq{prompt: pi})
 		}
 	}

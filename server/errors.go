@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/runtime/grammar"
 	"github.com/mlxrun/mlx/runtime/sample"
 	"github.com/mlxrun/mlx/server/openai"
 )
@@ -24,6 +25,8 @@ func apiError(err error) *openai.Error {
 		return openai.Invalid(pe.Param, openai.CodeInvalidValue, "%s", pe.Msg)
 	case errors.Is(err, runtime.ErrContextLength):
 		return openai.Invalid("messages", openai.CodeContextLength, "%v", err)
+	case errors.Is(err, grammar.ErrTooComplex):
+		return openai.Invalid("", openai.CodeInvalidValue, "The output grammar is too complex to follow: %v.", err)
 	case errors.Is(err, runtime.ErrInvalidRequest), errors.Is(err, sample.ErrInvalid):
 		return openai.Invalid("", openai.CodeInvalidValue, "%v", err)
 	case errors.Is(err, runtime.ErrBusy):

@@ -132,6 +132,13 @@ func (p *responsePlan) chatRequest() (*openai.ChatRequest, error) {
 	for _, t := range r.Tools {
 		cr.Tools = append(cr.Tools, t.Chat())
 	}
+	if f := r.Text; f != nil && f.Format != nil && f.Format.Type != "text" {
+		cr.ResponseFormat = &openai.ResponseFormat{Type: f.Format.Type}
+		if f.Format.Type == "json_schema" {
+			cr.ResponseFormat.JSONSchema = &openai.JSONSchema{Name: f.Format.Name, Description: f.Format.Description,
+				Schema: f.Format.Schema, Strict: f.Format.Strict}
+		}
+	}
 	if on, ok := r.Reasoning.Thinking(); ok {
 		kw := maps.Clone(cr.ChatTemplateKwargs)
 		if kw == nil {
@@ -206,17 +213,26 @@ func storeItems(items []openai.Item) []store.Item {
 	return out
 }
 
-// inputParam renames the "messages" of a chat completion error to
-// "input", the field of a Responses request.
+// responseParams renames the fields of chat completions that errors name
+// to those of a Responses request.
+var responseParams = strings.NewReplacer("'messages'", "'input'", paramSchema, "text.format.schema",
+	"response_format", "text.format", ".function.parameters", ".parameters")
+
+// inputParam renames the fields that a chat completion error names
+// ("messages", "response_format", ...) to those of a Responses request.
 func inputParam(err error) error {
 	var e *openai.Error
-	if errors.As(err, &e) && e.Param == "messages" {
-		cp := *e
-		cp.Param = "input"
-		cp.Message = strings.ReplaceAll(cp.Message, "'messages'", "'input'")
-		return &cp
+	if !errors.As(err, &e) {
+		return err
 	}
-	return err
+	cp := *e
+	if cp.Param == "messages" {
+		cp.Param = "input"
+	} else {
+		cp.Param = responseParams.Replace(cp.Param)
+	}
+	cp.Message = responseParams.Replace(cp.Message)
+	return &cp
 }
 
 func deref(s *string) string {

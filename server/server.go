@@ -12,6 +12,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/mlxrun/mlx/server/constrain"
 	"github.com/mlxrun/mlx/store"
 	"github.com/mlxrun/mlx/store/conversations"
 	"github.com/mlxrun/mlx/store/responses"
@@ -96,13 +97,15 @@ type Server struct {
 	responses     *responses.Store
 	conversations *conversations.Store
 	live          liveResponses // responses being generated
+	grammars      *constrain.Cache
 }
 
 // New returns a Server that loads models through l.
 func New(l Loader, opt Options) *Server {
 	opt = opt.withDefaults()
 	s := &Server{opt: opt, loader: l,
-		responses: responses.New(*opt.ResponseStore), conversations: conversations.New(*opt.ConversationStore)}
+		responses: responses.New(*opt.ResponseStore), conversations: conversations.New(*opt.ConversationStore),
+		grammars: constrain.NewCache()}
 	s.models = newManager(l, opt.MaxLoaded, opt.KeepAlive)
 	s.obs = newObserver(func() float64 { return float64(s.models.loaded()) })
 	s.models.onLoad = func(id string, d time.Duration, err error) {

@@ -17,6 +17,9 @@ type CompletionRequest struct {
 	Logprobs  *int            `json:"logprobs"`
 	BestOf    *int            `json:"best_of"`
 	Suffix    *string         `json:"suffix"`
+	// ResponseFormat constrains the text as in chat completions (an
+	// extension: OpenAI's completions have none).
+	ResponseFormat *ResponseFormat `json:"response_format"`
 
 	// Prompts is the prompt, as texts or as token ids (filled by
 	// ParseCompletion): exactly one of Text and IDs is set in each.
@@ -59,6 +62,9 @@ func ParseCompletion(body []byte) (*CompletionRequest, *Error) {
 		case *r.BestOf > r.Choices() && r.Stream:
 			return nil, Invalid("best_of", CodeInvalidValue, "best_of cannot be used with stream: the best choices are known only at the end.")
 		}
+	}
+	if e := r.ResponseFormat.validate(); e != nil {
+		return nil, e
 	}
 	prompts, e := parsePrompt(r.PromptRaw)
 	if e != nil {

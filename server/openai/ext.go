@@ -30,6 +30,7 @@ type Ext struct {
 	TruncatePromptTokens   *int            `json:"truncate_prompt_tokens"`
 	Annotations            []string        `json:"annotations"`
 	SeparateReasoning      *bool           `json:"separate_reasoning"`
+	Grammar                *string         `json:"grammar"` // GBNF the output must match (start rule root)
 	NVExt                  json.RawMessage `json:"nvext"`
 	extra                  map[string]bool // annotations as a set
 }
@@ -85,6 +86,9 @@ func (x *Ext) validate() *Error {
 	}
 	if x.TruncatePromptTokens != nil && *x.TruncatePromptTokens < 1 && *x.TruncatePromptTokens != -1 {
 		return Invalid("truncate_prompt_tokens", CodeInvalidValue, "truncate_prompt_tokens must be -1 or at least 1, got %d.", *x.TruncatePromptTokens)
+	}
+	if x.Grammar != nil && *x.Grammar == "" {
+		return Invalid("grammar", CodeInvalidValue, "grammar must not be empty: give GBNF rules with a root rule, or leave it out.")
 	}
 	x.extra = map[string]bool{}
 	for _, a := range x.Annotations {
