@@ -21,13 +21,21 @@ func (s *Server) handleChat(c *call) {
 	}
 	serveGeneration(s, c, req.Model, req.Stream, func(m Model) (generation[openai.ChatCompletion], aggregator[openai.ChatCompletion], error) {
 		g, err := s.newChatGen(m, req)
-		return g, &chatAggregator{logprobs: req.Logprobs}, err
+		return g, &chatAggregator{logprobs: req.Logprobs, gen: g}, err
 	})
 }
 
-// open implements generation.
-func (g *chatGen) open(_ context.Context, out delivery[openai.ChatCompletion]) error {
+// open implements generation: it measures the prompt's
+// log-probabilities for prompt_logprobs.
+func (g *chatGen) open(ctx context.Context, out delivery[openai.ChatCompletion]) error {
 	g.out = out
+	if k := g.req.PromptLogprobs; k != nil {
+		lps, err := scorePrompt(ctx, g.m, g.reqs[0].Prompt, *k)
+		if err != nil {
+			return err
+		}
+		g.promptLP = g.tokens.promptLogprobs(lps, *k)
+	}
 	return nil
 }
 
@@ -50,6 +58,9 @@ func (s *Server) acquire(c *call, model string) (Model, func(), error) {
 // newChatGen renders the prompt and prepares the sequences of a request.
 func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) {
 	info := m.Info()
+	if err := checkScorer(m, &req.Ext); err != nil {
+		return nil, err
+	}
 	format := toolparse.FormatNone
 	if req.ToolChoice.Mode != openai.ToolChoiceNone {
 		format = info.ToolFormat

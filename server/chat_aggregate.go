@@ -9,7 +9,8 @@ import (
 
 // chatAggregator builds a chat.completion from the chunks of its stream.
 type chatAggregator struct {
-	logprobs bool // the request asked for logprobs
+	logprobs bool     // the request asked for logprobs
+	gen      *chatGen // for prompt_logprobs
 	head     openai.ChatCompletion
 	choices  map[int]*aggChoice
 	annotations
@@ -88,6 +89,9 @@ func (a *chatAggregator) result() any {
 		idx = append(idx, i)
 	}
 	sort.Ints(idx)
+	if a.gen != nil {
+		out.PromptLogprobs = a.gen.promptLP
+	}
 	out.Choices = make([]openai.ChatChoice, 0, len(idx))
 	for _, i := range idx {
 		ac := a.choices[i]

@@ -22,6 +22,7 @@ type chatGen struct {
 	cached                 int
 	includeUsage           bool
 	continuous             bool
+	promptLP               openai.PromptLogprobs // prompt_logprobs, set by open
 }
 
 // chatChoice is the state of one choice.

@@ -57,7 +57,11 @@ func (a *completionAggregator) result() any {
 	out.Object = openai.ObjectCompletion
 	g := a.gen
 	out.Choices = make([]openai.CompletionChoice, 0, len(g.prompts)*g.n)
-	for p := range g.prompts {
+	for p, cp := range g.prompts {
+		var promptLP openai.PromptLogprobs
+		if g.req.PromptLogprobs != nil {
+			promptLP = g.tokens.promptLogprobs(cp.logprobs, *g.req.PromptLogprobs)
+		}
 		// The sequences of prompt p, best first by total log-probability.
 		seqs := make([]int, g.best)
 		for j := range seqs {
@@ -79,6 +83,7 @@ func (a *completionAggregator) result() any {
 			if g.req.Logprobs == nil {
 				c.Logprobs = nil // computed only to rank best_of
 			}
+			c.PromptLogprobs = promptLP
 			out.Choices = append(out.Choices, c)
 		}
 	}

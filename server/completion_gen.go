@@ -28,7 +28,7 @@ func (g *completionGen) begin(i int) error {
 	cp := g.prompts[sq.prompt]
 	var lp *openai.CompletionLogprobs
 	if g.req.Logprobs != nil {
-		lp = g.tokens.completionLogprobs(cp.ids, cp.logprobs, 0)
+		lp = g.tokens.completionLogprobs(cp.ids, trimTop(cp.logprobs, *g.req.Logprobs), 0)
 	}
 	sq.offset = len(cp.text)
 	return g.out.send(g.chunk(i, cp.text, lp, nil))

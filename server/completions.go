@@ -57,6 +57,9 @@ type completionGen struct {
 
 func (s *Server) newCompletionGen(m Model, req *openai.CompletionRequest) (*completionGen, error) {
 	info := m.Info()
+	if err := checkScorer(m, &req.Ext); err != nil {
+		return nil, err
+	}
 	g := &completionGen{id: newID("cmpl-", 29), created: time.Now().Unix(), model: req.Model, fingerprint: s.opt.Fingerprint,
 		m: m, req: req, best: req.BestOfCount(), n: req.Choices(), tokens: newTokenTexts(m)}
 	for _, p := range req.Prompts {
@@ -116,27 +119,24 @@ func completionPrompt(m Model, p openai.Prompt, param string, skipSpecial bool) 
 }
 
 // open implements generation: it measures the prompts' log-probabilities
-// for echo with logprobs, when the model can.
+// for echo with logprobs (when the model can) and for prompt_logprobs.
 func (g *completionGen) open(ctx context.Context, out delivery[openai.Completion]) error {
 	g.out = out
-	if !g.req.Echo || g.req.Logprobs == nil {
-		return nil
+	top := -1
+	if g.req.Echo && g.req.Logprobs != nil {
+		top = *g.req.Logprobs
 	}
-	sc, ok := g.m.(Scorer)
+	if g.req.PromptLogprobs != nil {
+		top = max(top, *g.req.PromptLogprobs)
+	}
 	for i := range g.prompts {
+		if top < 0 {
+			break
+		}
 		cp := &g.prompts[i]
-		cp.logprobs = make([]*runtime.Logprob, len(cp.ids))
-		if !ok || len(cp.ids) < 2 {
-			continue
-		}
-		lps, err := sc.PromptLogprobs(ctx, cp.ids, *g.req.Logprobs)
-		if err != nil {
+		var err error
+		if cp.logprobs, err = scorePrompt(ctx, g.m, cp.ids, top); err != nil {
 			return err
-		}
-		for k := range lps {
-			if k+1 < len(cp.logprobs) {
-				cp.logprobs[k+1] = &lps[k]
-			}
 		}
 	}
 	return nil

@@ -55,6 +55,9 @@ func ParseChat(body []byte) (*ChatRequest, *Error) {
 	if e := r.validateLogprobs(); e != nil {
 		return nil, e
 	}
+	if e := r.checkPromptLogprobs(r.Stream); e != nil {
+		return nil, e
+	}
 	if e := r.parseMessages(); e != nil {
 		return nil, e
 	}

@@ -66,6 +66,9 @@ func ParseCompletion(body []byte) (*CompletionRequest, *Error) {
 	if e := r.ResponseFormat.validate(); e != nil {
 		return nil, e
 	}
+	if e := r.checkPromptLogprobs(r.Stream); e != nil {
+		return nil, e
+	}
 	prompts, e := parsePrompt(r.PromptRaw)
 	if e != nil {
 		return nil, e

@@ -31,6 +31,7 @@ type Ext struct {
 	Annotations            []string        `json:"annotations"`
 	SeparateReasoning      *bool           `json:"separate_reasoning"`
 	Grammar                *string         `json:"grammar"` // GBNF the output must match (start rule root)
+	PromptLogprobs         *int            `json:"prompt_logprobs"`
 	NVExt                  json.RawMessage `json:"nvext"`
 	extra                  map[string]bool // annotations as a set
 }
@@ -87,6 +88,9 @@ func (x *Ext) validate() *Error {
 	if x.TruncatePromptTokens != nil && *x.TruncatePromptTokens < 1 && *x.TruncatePromptTokens != -1 {
 		return Invalid("truncate_prompt_tokens", CodeInvalidValue, "truncate_prompt_tokens must be -1 or at least 1, got %d.", *x.TruncatePromptTokens)
 	}
+	if x.PromptLogprobs != nil && (*x.PromptLogprobs < 0 || *x.PromptLogprobs > MaxTopLogprobs) {
+		return Invalid("prompt_logprobs", CodeInvalidValue, "prompt_logprobs must be between 0 and %d, got %d.", MaxTopLogprobs, *x.PromptLogprobs)
+	}
 	if x.Grammar != nil && *x.Grammar == "" {
 		return Invalid("grammar", CodeInvalidValue, "grammar must not be empty: give GBNF rules with a root rule, or leave it out.")
 	}
@@ -109,4 +113,13 @@ func Flag(b *bool, def bool) bool {
 		return def
 	}
 	return *b
+}
+
+// checkPromptLogprobs refuses prompt_logprobs on a stream: they come with
+// the whole response only (as in vLLM).
+func (x *Ext) checkPromptLogprobs(stream bool) *Error {
+	if x.PromptLogprobs != nil && stream {
+		return Invalid("prompt_logprobs", CodeUnsupported, "prompt_logprobs cannot be used with stream: send the request without 'stream'.")
+	}
+	return nil
 }

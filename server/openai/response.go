@@ -57,6 +57,8 @@ type ChatCompletion struct {
 	SystemFingerprint string       `json:"system_fingerprint,omitempty"`
 	Choices           []ChatChoice `json:"choices"`
 	Usage             *Usage       `json:"usage,omitempty"`
+	// PromptLogprobs answers the prompt_logprobs extension (vLLM).
+	PromptLogprobs PromptLogprobs `json:"prompt_logprobs,omitempty"`
 }
 
 // ChatChoice is one choice: Message in a response, Delta in a chunk.
@@ -123,6 +125,22 @@ type CompletionChoice struct {
 	Logprobs     *CompletionLogprobs `json:"logprobs"`
 	FinishReason *string             `json:"finish_reason"`
 	StopReason   any                 `json:"stop_reason,omitempty"`
+	// PromptLogprobs answers the prompt_logprobs extension (vLLM).
+	PromptLogprobs PromptLogprobs `json:"prompt_logprobs,omitempty"`
+}
+
+// PromptLogprobs are the log-probabilities of a prompt's tokens, as vLLM
+// reports them: one entry per prompt token, null for the first (nothing
+// predicts it), else the token and the most probable alternatives by id.
+type PromptLogprobs []map[int32]PromptLogprob
+
+// PromptLogprob is a token of an entry of PromptLogprobs: its
+// log-probability, its rank (1: the most probable; null when it is not
+// among the alternatives computed) and its text.
+type PromptLogprob struct {
+	Logprob      float64 `json:"logprob"`
+	Rank         *int    `json:"rank"`
+	DecodedToken string  `json:"decoded_token"`
 }
 
 // CompletionLogprobs are the log-probabilities of a completion choice in

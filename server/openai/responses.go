@@ -144,6 +144,9 @@ func (r *ResponseRequest) validateOptions() *Error {
 	if r.ServiceTier != nil && !slices.Contains([]string{"auto", "default", "flex", "scale", "priority"}, *r.ServiceTier) {
 		return Invalid("service_tier", CodeInvalidValue, "Invalid value: '%s'. Supported values are: 'auto', 'default', 'flex', 'scale' and 'priority'.", *r.ServiceTier)
 	}
+	if r.PromptLogprobs != nil {
+		return Invalid("prompt_logprobs", CodeUnsupported, "prompt_logprobs is not supported on the Responses API: use chat completions or completions.")
+	}
 	if !isNull(r.StreamOptions) && !r.Streamed {
 		return Invalid("stream_options", CodeInvalidValue, "The 'stream_options' parameter is only allowed when 'stream' is enabled.")
 	}

@@ -49,6 +49,27 @@ test('echo with logprobs scores the prompt', async () => {
   assert.ok(lp.token_logprobs.slice(1).every((v) => typeof v === 'number' && v <= 0));
 });
 
+test('prompt_logprobs (vLLM extension) on completions and chat', async () => {
+  const r = await client.completions.create({ model, prompt: 'Hello world, again', max_tokens: 2, prompt_logprobs: 2, echo: true, logprobs: 1 });
+  const plp = r.choices[0].prompt_logprobs;
+  assert.equal(plp.length, r.usage.prompt_tokens);
+  assert.equal(plp[0], null);
+  const echoed = r.choices[0].logprobs;
+  for (let i = 1; i < plp.length; i++) {
+    const entries = Object.values(plp[i]);
+    assert.ok(entries.length >= 2 && entries.length <= 3, JSON.stringify(plp[i]));
+    for (const e of entries) {
+      assert.ok(e.logprob <= 0 && typeof e.decoded_token === 'string');
+      assert.ok(e.rank === null || (Number.isInteger(e.rank) && e.rank >= 1));
+    }
+    // The prompt token's logprob is the one echo reports.
+    assert.ok(entries.some((e) => Math.abs(e.logprob - echoed.token_logprobs[i]) < 1e-6));
+  }
+  const c = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2, prompt_logprobs: 0 });
+  assert.equal(c.prompt_logprobs.length, c.usage.prompt_tokens);
+  for (const e of c.prompt_logprobs.slice(1)) assert.equal(Object.keys(e).length, 1);
+});
+
 test('streamed completion', async () => {
   const stream = await client.completions.create({ model, prompt: 'Hi', max_tokens: 4, stream: true });
   let text = '';
