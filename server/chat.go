@@ -61,13 +61,7 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 	if err := checkScorer(m, &req.Ext); err != nil {
 		return nil, err
 	}
-	format := toolparse.FormatNone
-	if req.ToolChoice.Mode != openai.ToolChoiceNone {
-		format = info.ToolFormat
-		if format == toolparse.FormatNone {
-			format = toolparse.FormatHermes
-		}
-	}
+	format := toolSyntax(req.ToolChoice.Mode, info.ToolFormat)
 	spec, err := chatSpec(req, format)
 	if err != nil {
 		return nil, err
@@ -104,6 +98,19 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 		g.choices = append(g.choices, &chatChoice{index: i, parser: toolparse.New(popt)})
 	}
 	return g, nil
+}
+
+// toolSyntax is the tool call syntax to parse (and force) under a
+// tool_choice mode: the template's, Hermes when the template teaches none,
+// and none when tools are off.
+func toolSyntax(mode string, template toolparse.Format) toolparse.Format {
+	switch {
+	case mode == openai.ToolChoiceNone:
+		return toolparse.FormatNone
+	case template == toolparse.FormatNone:
+		return toolparse.FormatHermes
+	}
+	return template
 }
 
 // truncate applies truncate_prompt_tokens (keep the last k tokens; -1:

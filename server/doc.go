@@ -5,6 +5,14 @@
 // use and unloaded when idle. Responses and conversations live in the
 // bounded in-memory stores of package store.
 //
+// Outputs can be constrained by a grammar (package constrain): a JSON
+// response_format (chat, and completions as an extension) or text.format
+// (responses), a forced tool_choice ("required" or a named function) whose
+// call follows the template's syntax and the tool's parameter schema, or
+// a GBNF "grammar" extension. Under a constraint a chat template's thinking
+// is turned off unless the request turns it on; then, or when the prompt
+// opens <think>, a bounded reasoning block may come first.
+//
 // The server knows nothing of the terminal nor of how a model is found on
 // disk: it consumes models through the small Model and Loader interfaces
 // declared here, which cli implements on the runtime and the hub, and tests
