@@ -97,7 +97,7 @@ func TestQueueBusyAndClose(t *testing.T) {
 func waitQueued(t *testing.T, e *Engine) {
 	t.Helper()
 	for range 1000 {
-		if e.Busy() {
+		if e.Busy() != nil {
 			return
 		}
 		time.Sleep(time.Millisecond)

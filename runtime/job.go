@@ -112,8 +112,14 @@ func (e *Engine) busyError() error {
 		ErrBusy, cap(e.admission), e.opt.Parallel, e.opt.Queue)
 }
 
-// Busy reports whether a request would now find the queue full.
-func (e *Engine) Busy() bool { return len(e.admission) >= cap(e.admission) }
+// Busy returns an error wrapping ErrBusy, with the numbers, when a request
+// would now find the queue full; nil when it would find room.
+func (e *Engine) Busy() error {
+	if len(e.admission) >= cap(e.admission) {
+		return e.busyError()
+	}
+	return nil
+}
 
 // runExclusive queues fn to run on the scheduler goroutine, alone, and
 // waits for it.

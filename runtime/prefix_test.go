@@ -140,7 +140,7 @@ func TestWaitingRequestCancelled(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the waiting request did not end when cancelled")
 	}
-	if e.Busy() {
+	if e.Busy() != nil {
 		t.Error("the queue is still full after the waiting request left")
 	}
 	stopRun()

@@ -52,6 +52,12 @@ func (s *Server) acquire(c *call, model string) (Model, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if a, ok := m.(Admitter); ok {
+		if err := a.Busy(); err != nil {
+			release()
+			return nil, nil, err
+		}
+	}
 	return m, release, nil
 }
 

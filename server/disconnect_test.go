@@ -107,9 +107,10 @@ func TestSSEKeepAlive(t *testing.T) {
 func TestErrorsDuringGeneration(t *testing.T) {
 	ts, f := startFake(t, "ab", Options{})
 	f.genErr = fmt.Errorf("queue full: %w", errBusyForTest)
-	status, b, _ := ts.do(t, "POST", "/v1/chat/completions", `{"model":"m",`+userHi+`}`)
-	if status != 503 || decodeErr(t, b).Error.Type != "server_error" {
-		t.Errorf("not streamed: %d %s", status, b)
+	status, b, h := ts.do(t, "POST", "/v1/chat/completions", `{"model":"m",`+userHi+`}`)
+	if e := decodeErr(t, b).Error; status != 429 || h.Get("Retry-After") == "" || e.Code == nil || *e.Code != "engine_overloaded" ||
+		!strings.Contains(e.Message, "--max-queue") {
+		t.Errorf("not streamed: %d %s (Retry-After %q), want 429 naming --max-queue", status, b, h.Get("Retry-After"))
 	}
 	status, b, _ = ts.do(t, "POST", "/v1/chat/completions", `{"model":"m","stream":true,`+userHi+`}`)
 	frames := parseSSE(t, b)

@@ -30,7 +30,8 @@ func apiError(err error) *openai.Error {
 	case errors.Is(err, runtime.ErrInvalidRequest), errors.Is(err, sample.ErrInvalid):
 		return openai.Invalid("", openai.CodeInvalidValue, "%v", err)
 	case errors.Is(err, runtime.ErrBusy):
-		return openai.ServerError(http.StatusServiceUnavailable, openai.CodeOverloaded, "%v", err)
+		return openai.ServerError(http.StatusTooManyRequests, openai.CodeOverloaded,
+			"The server is busy: %v (mlx serve --max-queue, --parallel). Retry after %d s.", err, retryAfterSeconds)
 	case errors.Is(err, runtime.ErrModelNotFound):
 		return &openai.Error{Status: http.StatusNotFound, Type: openai.TypeInvalidRequest, Param: "model", Code: openai.CodeModelNotFound, Message: err.Error()}
 	case errors.Is(err, runtime.ErrClosed), errors.Is(err, ErrShutdown):
@@ -40,6 +41,10 @@ func apiError(err error) *openai.Error {
 	}
 	return openai.ServerError(http.StatusInternalServerError, "", "%v", err)
 }
+
+// retryAfterSeconds is the Retry-After of a 429: the queue of a busy
+// engine moves on within seconds.
+const retryAfterSeconds = 1
 
 // contextError is the 400 of a prompt that does not fit.
 func contextError(param string, prompt, ctxLen int) *openai.Error {

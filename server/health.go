@@ -28,6 +28,7 @@ func (s *Server) handleHealth(c *call) {
 // handleMetrics writes the Prometheus exposition.
 func (s *Server) handleMetrics(c *call) {
 	s.collectStores()
+	s.collectEngines()
 	var b bytes.Buffer
 	_ = s.obs.reg.Write(&b) // a bytes.Buffer does not fail
 	c.rc.SetContentType(metrics.ContentType)

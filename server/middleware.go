@@ -72,6 +72,9 @@ func writeJSON(rc *fasthttp.RequestCtx, status int, v any) {
 
 // writeError writes an OpenAI error body.
 func writeError(rc *fasthttp.RequestCtx, e *openai.Error) {
+	if e.Status == http.StatusTooManyRequests {
+		rc.Response.Header.Set("Retry-After", itoa(retryAfterSeconds))
+	}
 	rc.SetStatusCode(e.Status)
 	rc.SetContentType("application/json")
 	rc.SetBody(e.Body())

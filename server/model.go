@@ -38,6 +38,19 @@ type Scorer interface {
 	PromptLogprobs(ctx context.Context, ids []int32, top int) ([]runtime.Logprob, error)
 }
 
+// Admitter is implemented by models with a bounded queue. Busy returns an
+// error wrapping runtime.ErrBusy while a new request would find the queue
+// full, so that the server answers 429 before a response starts streaming.
+type Admitter interface {
+	Busy() error
+}
+
+// StatsReporter is implemented by models that report their engine's load
+// (running and waiting sequences, KV cache blocks), exported on /metrics.
+type StatsReporter interface {
+	Stats() runtime.Stats
+}
+
 // Piecer is implemented by models that know the raw bytes a token adds
 // to the text, which may be part of a UTF-8 character; logprobs report
 // them as "bytes".

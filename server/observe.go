@@ -21,6 +21,7 @@ type observer struct {
 	loadSecs   *metrics.Histogram // model
 	loadFails  *metrics.Counter   // model
 	stores     *storeMetrics
+	engines    *engineMetrics
 }
 
 var (
@@ -46,6 +47,7 @@ func newObserver(loaded func() float64) *observer {
 		loadFails:  r.NewCounter("mlx_model_load_failures_total", "Model loads that failed.", "model"),
 	}
 	o.stores = newStoreMetrics(r)
+	o.engines = newEngineMetrics(r)
 	r.NewGaugeFunc("mlx_models_loaded", "Models loaded in memory.", loaded)
 	return o
 }
