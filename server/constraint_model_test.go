@@ -12,9 +12,6 @@ import (
 	"github.com/mlxrun/mlx/server/openai"
 )
 
-// seeds is how many sampled outputs each property is checked on.
-const seeds = 200
-
 // Schemas of the tests: every string, array and number is bounded so that
 // any output ends. recordSchema exercises most of what the converter
 // supports; pointSchema is smaller, for the many-seed runs.
@@ -95,7 +92,7 @@ func TestSchemaOutputsValid(t *testing.T) {
 	ts := startModels(t, modelLoader{"m": m})
 	point, sch := validator(t, pointSchema), validator(t, recordSchema)
 	c := &tally{t: t}
-	const n = 25 // choices per request
+	n := min(25, seeds) // choices per request
 	for first := 0; first < seeds; first += n {
 		var resp openai.ChatCompletion
 		ts.post(t, "/v1/chat/completions", fmt.Sprintf(`{"model":"m","seed":%d,"n":%d,"max_tokens":200,"messages":[{"role":"user","content":"A point."}],"response_format":%s}`,
@@ -108,14 +105,14 @@ func TestSchemaOutputsValid(t *testing.T) {
 	c.report("chat json_schema")
 	format := `{"type":"json_schema","json_schema":{"name":"record","schema":` + recordSchema + `}}`
 	var comp openai.Completion
-	ts.post(t, "/v1/completions", `{"model":"m","seed":7,"n":10,"max_tokens":300,"prompt":"Record:","response_format":`+format+`}`, http.StatusOK, &comp)
+	ts.post(t, "/v1/completions", fmt.Sprintf(`{"model":"m","seed":7,"n":%d,"max_tokens":300,"prompt":"Record:","response_format":%s}`, max(1, seeds/20), format), http.StatusOK, &comp)
 	cc := &tally{t: t}
 	for _, ch := range comp.Choices {
 		cc.check(finished(*ch.FinishReason, "stop", valid(sch, ch.Text)), fmt.Sprintf("completion %d: %q", ch.Index, ch.Text))
 	}
 	cc.report("completions response_format")
 	rc := &tally{t: t}
-	for seed := range 5 {
+	for seed := range max(1, seeds/40) {
 		var r openai.Response
 		ts.post(t, "/v1/responses", fmt.Sprintf(`{"model":"m","input":"A record.","max_output_tokens":300,"temperature":1,"text":{"format":{"type":"json_schema","name":"record","schema":%s}},"seed":%d}`, recordSchema, seed), http.StatusOK, &r)
 		rc.check(finished(r.Status, openai.StatusCompleted, valid(sch, outputText(r))), fmt.Sprintf("response %d: %q", seed, outputText(r)))
@@ -158,13 +155,13 @@ func TestGrammarOutputs(t *testing.T) {
 	c := &tally{t: t}
 	for _, field := range []string{`"grammar":` + string(gbnf), `"nvext":{"grammar":` + string(gbnf) + `}`} {
 		var resp openai.ChatCompletion
-		ts.post(t, "/v1/chat/completions", `{"model":"m","seed":1,"n":10,"max_tokens":20,"messages":[{"role":"user","content":"Yes?"}],`+field+`}`, http.StatusOK, &resp)
+		ts.post(t, "/v1/chat/completions", fmt.Sprintf(`{"model":"m","seed":1,"n":%d,"max_tokens":20,"messages":[{"role":"user","content":"Yes?"}],%s}`, max(1, seeds/20), field), http.StatusOK, &resp)
 		for _, ch := range resp.Choices {
 			c.check(finished(*ch.FinishReason, "stop", re(deref(ch.Message.Content))), field)
 		}
 	}
 	var comp openai.Completion
-	ts.post(t, "/v1/completions", `{"model":"m","seed":3,"n":10,"max_tokens":20,"prompt":"Yes?","grammar":`+string(gbnf)+`}`, http.StatusOK, &comp)
+	ts.post(t, "/v1/completions", fmt.Sprintf(`{"model":"m","seed":3,"n":%d,"max_tokens":20,"prompt":"Yes?","grammar":%s}`, max(1, seeds/20), gbnf), http.StatusOK, &comp)
 	for _, ch := range comp.Choices {
 		c.check(finished(*ch.FinishReason, "stop", re(ch.Text)), "completions")
 	}
