@@ -72,6 +72,7 @@ per second. Load time and peak memory follow the table.`,
 	f.IntVarP(&o.batch, "batch", "b", runtime.DefaultBatch, "most prompt tokens per forward pass")
 	f.StringVar(&o.kvType, "kv-type", "f16", "KV cache type: f16 or f32")
 	f.BoolVar(&o.json, "json", false, "print a JSON list of results, like llama-bench -o json")
+	cmd.AddCommand(newBenchServeCmd())
 	return cmd
 }
 

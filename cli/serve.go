@@ -37,6 +37,7 @@ type serveOptions struct {
 	shutdownTimeout         time.Duration
 	readyTimeout            time.Duration
 	stores                  storeFlags
+	batch                   batchFlags
 }
 
 func newServeCmd() *cobra.Command {
@@ -51,7 +52,14 @@ local path or a Hugging Face reference, pulled if needed) and unloads after
 --keep-alive of idleness. Responses and conversations are kept in memory,
 within the --responses-store-* and --conversation-store-* bounds.
 
-Environment: MLX_HOST, MLX_PORT, MLX_API_KEY, and MLX_RESPONSES_STORE_*,
+Requests are served --parallel at a time, batched into shared forward
+passes; up to --max-queue more wait, and the next ones get 429. The KV
+cache (--kv-cache-mem) is shared by all sequences, and keeps what finished
+ones computed so that a prompt starting the same way (a chat's earlier
+turns) skips that part.
+
+Environment: MLX_HOST, MLX_PORT, MLX_API_KEY, MLX_PARALLEL, MLX_MAX_QUEUE,
+MLX_BATCH_TOKENS, MLX_KV_CACHE_MEM, and MLX_RESPONSES_STORE_*,
 MLX_CONVERSATION_STORE_* for the store flags; MLX_HOME holds the state
 (~/.mlx): the records and logs of the running servers that mlx ps and
 mlx stop use.`,
@@ -81,6 +89,7 @@ mlx stop use.`,
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long a stop waits for requests in progress")
 	f.DurationVar(&o.readyTimeout, "ready-timeout", 10*time.Minute, "with --detach, how long to wait for the models to load")
 	o.stores.register(f)
+	o.batch.register(f)
 	return cmd
 }
 
@@ -104,6 +113,12 @@ func (o *serveOptions) fromEnv(f *pflag.FlagSet) error {
 		return fmt.Errorf("port %d is outside 0…65535", o.port)
 	}
 	if err := o.stores.fromEnv(f); err != nil {
+		return err
+	}
+	if err := o.batch.fromEnv(f); err != nil {
+		return err
+	}
+	if err := o.batch.apply(&runtime.Options{}); err != nil {
 		return err
 	}
 	_, _, err := o.stores.options()
@@ -142,6 +157,9 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	stderr := cmd.ErrOrStderr()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	loader := &serveLoader{opt: runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv}}
+	if err := o.batch.apply(&loader.opt); err != nil {
+		return err
+	}
 	if hc, err := newHubClient(io.Discard, true); err == nil {
 		loader.hub = hc
 	} else {

@@ -97,7 +97,7 @@ func newEngineModel(e *runtime.Engine, path string) (*engineModel, error) {
 	m := &engineModel{e: e, tok: e.Tokenizer(), ts: ts}
 	m.info = server.ModelInfo{Path: in.Path, Format: in.Format, Quantization: in.WeightType, Arch: in.Arch,
 		Parameters: in.Params, Context: in.Context, VocabSize: e.Config().VocabSize,
-		Memory: in.WeightBytes + in.KVBytes + in.StateBytes, LoadTime: in.LoadTime, Parallel: 1,
+		Memory: in.WeightBytes + in.KVBytes + in.StateBytes, LoadTime: in.LoadTime, Parallel: in.Parallel,
 		Defaults: generationDefaults(e.Generation()), ToolFormat: toolparse.Detect(templateText(ts, e))}
 	if st, err := os.Stat(path); err == nil {
 		m.info.Created = st.ModTime()
@@ -155,6 +155,13 @@ func (m *engineModel) Info() server.ModelInfo { return m.info }
 func (m *engineModel) Generate(ctx context.Context, req runtime.Request, emit func(runtime.Event) error) (runtime.Result, error) {
 	return m.e.Generate(ctx, req, emit)
 }
+
+// Busy implements server.Admitter: an error wrapping runtime.ErrBusy
+// while the engine's queue is full.
+func (m *engineModel) Busy() error { return m.e.Busy() }
+
+// Stats implements server.StatsReporter with the engine's load.
+func (m *engineModel) Stats() runtime.Stats { return m.e.Stats() }
 
 // Tokenize implements server.Model.
 func (m *engineModel) Tokenize(text string, addSpecial bool) []int32 {

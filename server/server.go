@@ -126,6 +126,7 @@ func New(l Loader, opt Options) *Server {
 		NoDefaultContentType:  true,
 		CloseOnShutdown:       true,
 		IdleTimeout:           2 * time.Minute,
+		MaxIdleWorkerDuration: 2 * time.Second, // connection workers idle this long exit
 		ReadTimeout:           2 * time.Minute,
 		Logger:                discardLogger{},
 	}

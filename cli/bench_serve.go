@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// benchServeOptions are the flags of mlx bench serve.
+type benchServeOptions struct {
+	url, model, apiKey      string
+	concurrency, requests   int
+	maxTokens, promptTokens int
+	seed                    int
+	timeout                 time.Duration
+	json, chat, allowEOS    bool
+}
+
+func newBenchServeCmd() *cobra.Command {
+	var o benchServeOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Load an OpenAI-compatible server with concurrent streaming clients",
+		Long: `bench serve drives a running server (mlx serve, llama-server, ...) over HTTP
+with --concurrency streaming clients until --requests completions are done,
+then reports the aggregate generation rate (completion tokens per second of
+wall time), the time to first token and the inter-token latency (p50 and
+p99), and the errors (a 429 counts as one).
+
+Each request sends a prompt of about --prompt-tokens tokens (words drawn
+from --seed and the request number, so that no two requests share more
+than a few leading tokens, and a second run with the same seed repeats
+the same prompts) and asks for --max-tokens tokens with ignore_eos, so
+that every request generates exactly that many.`,
+		Example: `  mlx serve model.gguf --parallel 8 &
+  mlx bench serve --concurrency 8 --requests 32 --max-tokens 128
+  mlx bench serve --url http://127.0.0.1:8081 --model m --concurrency 1 --requests 4 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rep, err := runBenchServe(cmd.Context(), o)
+			if err != nil {
+				return err
+			}
+			if o.json {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			rep.print(cmd.OutOrStdout())
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.url, "url", "http://127.0.0.1:8080", "base URL of the server")
+	f.StringVar(&o.model, "model", "", "model to ask for (default: the first of GET /v1/models)")
+	f.StringVar(&o.apiKey, "api-key", "", "sent as 'Authorization: Bearer KEY'")
+	f.IntVarP(&o.concurrency, "concurrency", "c", 8, "clients streaming at once")
+	f.IntVarP(&o.requests, "requests", "n", 32, "completions to run in all")
+	f.IntVar(&o.maxTokens, "max-tokens", 128, "tokens each request generates")
+	f.IntVar(&o.promptTokens, "prompt-tokens", 64, "approximate prompt length in tokens")
+	f.IntVar(&o.seed, "seed", 1, "seed of the prompts' words")
+	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "time limit of one request")
+	f.BoolVar(&o.chat, "chat", false, "use /v1/chat/completions instead of /v1/completions")
+	f.BoolVar(&o.allowEOS, "allow-eos", false, "let requests stop at end-of-sequence (no ignore_eos)")
+	f.BoolVar(&o.json, "json", false, "print the report as JSON")
+	return cmd
+}
+
+// runBenchServe runs the load and summarises it.
+func runBenchServe(ctx context.Context, o benchServeOptions) (*loadReport, error) {
+	if o.concurrency < 1 || o.requests < 1 || o.maxTokens < 1 || o.promptTokens < 1 {
+		return nil, fmt.Errorf("--concurrency, --requests, --max-tokens and --prompt-tokens must be at least 1")
+	}
+	o.url = strings.TrimRight(o.url, "/")
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.concurrency, DisableCompression: true}}
+	if o.model == "" {
+		m, err := firstModel(ctx, client, o)
+		if err != nil {
+			return nil, err
+		}
+		o.model = m
+	}
+	next := make(chan int)
+	results := make([]streamResult, o.requests)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range min(o.concurrency, o.requests) {
+		wg.Go(func() {
+			for i := range next {
+				results[i] = streamOne(ctx, client, o, i)
+			}
+		})
+	}
+	for i := range o.requests {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return summarize(o, results, time.Since(start)), nil
+}
+
+// firstModel asks the server for its models and returns the first id.
+func firstModel(ctx context.Context, client *http.Client, o benchServeOptions) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, o.url+"/v1/models", nil)
+	if err != nil {
+		return "", err
+	}
+	authorize(req, o.apiKey)
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("listing the models of %s: %w", o.url, err)
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&list); err != nil || len(list.Data) == 0 {
+		return "", fmt.Errorf("%s/v1/models names no model (status %d); pass --model", o.url, resp.StatusCode)
+	}
+	return list.Data[0].ID, nil
+}
+
+func authorize(req *http.Request, key string) {
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+}

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mlxrun/mlx/runtime"
+)
+
+// TestBenchServe drives a live server with the load tool and checks the
+// report, as text and JSON.
+func TestBenchServe(t *testing.T) {
+	s := startLive(t, runtime.Options{Parallel: 4})
+	for _, chat := range []bool{false, true} {
+		o := benchServeOptions{url: s.url, concurrency: 4, requests: 8, maxTokens: 6, promptTokens: 20, seed: 1, timeout: time.Minute, chat: chat}
+		rep, err := runBenchServe(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Errors != 0 || rep.CompletionTokens != 8*6 || rep.Model != s.model || rep.TokensPerSecond <= 0 ||
+			rep.TTFTP50 <= 0 || rep.TTFTP99 < rep.TTFTP50 || rep.ITLP50 <= 0 || rep.ITLP99 < rep.ITLP50 {
+			t.Errorf("chat %v: report %+v", chat, rep)
+		}
+		var text bytes.Buffer
+		rep.print(&text)
+		if !strings.Contains(text.String(), "tokens/s") || !strings.Contains(text.String(), "errors        0") {
+			t.Errorf("printed report:\n%s", text.String())
+		}
+	}
+	s.waitIdle(t)
+}
+
+// TestBenchServeCountsRefusals loads a server whose queue is smaller than
+// the clients: the requests refused with 429 count as errors, the others
+// complete.
+func TestBenchServeCountsRefusals(t *testing.T) {
+	s := startLive(t, runtime.Options{Parallel: 1, Queue: 1})
+	o := benchServeOptions{url: s.url, concurrency: 6, requests: 6, maxTokens: 200, promptTokens: 20, seed: 2, timeout: time.Minute}
+	rep, err := runBenchServe(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Errors == 0 || rep.Errors > 4 || rep.CompletionTokens != (6-rep.Errors)*200 || !strings.Contains(rep.ErrorSamples[0], "429") ||
+		!strings.Contains(rep.ErrorSamples[0], "max-queue") {
+		t.Errorf("report %+v, want 2 to 5 requests completed and the others refused with 429", rep)
+	}
+	b, err := json.Marshal(rep)
+	if err != nil || !bytes.Contains(b, []byte(`"ttft_p99_ms"`)) {
+		t.Errorf("JSON %s, %v", b, err)
+	}
+}
+
+func TestBenchPromptsDiffer(t *testing.T) {
+	a, b := benchPrompt(1, 0, 50), benchPrompt(1, 1, 50)
+	if a == b || benchPrompt(1, 0, 50) != a || len(strings.Fields(a)) != 49 {
+		t.Errorf("prompts %q and %q: want distinct, repeatable, 49 words", a, b)
+	}
+}
