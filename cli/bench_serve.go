@@ -79,7 +79,10 @@ func runBenchServe(ctx context.Context, o benchServeOptions) (*loadReport, error
 		return nil, fmt.Errorf("--concurrency, --requests, --max-tokens and --prompt-tokens must be at least 1")
 	}
 	o.url = strings.TrimRight(o.url, "/")
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.concurrency, DisableCompression: true}}
+	// A connection per request: a server may close an idle keep-alive
+	// connection just as a client reuses it, failing a POST that Go does
+	// not retry.
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true}}
 	if o.model == "" {
 		m, err := firstModel(ctx, client, o)
 		if err != nil {
