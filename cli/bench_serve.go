@@ -18,7 +18,7 @@ type benchServeOptions struct {
 	url, model, apiKey      string
 	concurrency, requests   int
 	maxTokens, promptTokens int
-	seed                    int
+	seed, turns             int
 	timeout                 time.Duration
 	json, chat, allowEOS    bool
 }
@@ -38,7 +38,11 @@ Each request sends a prompt of about --prompt-tokens tokens (words drawn
 from --seed and the request number, so that no two requests share more
 than a few leading tokens, and a second run with the same seed repeats
 the same prompts) and asks for --max-tokens tokens with ignore_eos, so
-that every request generates exactly that many.`,
+that every request generates exactly that many. With --turns, each request
+is a conversation: every later turn sends the conversation so far, the
+last answer and a new question, as chat clients do; the report then gives
+the time to first token of first and of later turns, and the share of
+later prompts that the server reports as cached.`,
 		Example: `  mlx serve model.gguf --parallel 8 &
   mlx bench serve --concurrency 8 --requests 32 --max-tokens 128
   mlx bench serve --url http://127.0.0.1:8081 --model m --concurrency 1 --requests 4 --json`,
@@ -66,6 +70,7 @@ that every request generates exactly that many.`,
 	f.IntVar(&o.maxTokens, "max-tokens", 128, "tokens each request generates")
 	f.IntVar(&o.promptTokens, "prompt-tokens", 64, "approximate prompt length in tokens")
 	f.IntVar(&o.seed, "seed", 1, "seed of the prompts' words")
+	f.IntVar(&o.turns, "turns", 1, "turns of each request: every turn after the first resends the conversation with the answer and a new question")
 	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "time limit of one request")
 	f.BoolVar(&o.chat, "chat", false, "use /v1/chat/completions instead of /v1/completions")
 	f.BoolVar(&o.allowEOS, "allow-eos", false, "let requests stop at end-of-sequence (no ignore_eos)")
@@ -75,8 +80,8 @@ that every request generates exactly that many.`,
 
 // runBenchServe runs the load and summarises it.
 func runBenchServe(ctx context.Context, o benchServeOptions) (*loadReport, error) {
-	if o.concurrency < 1 || o.requests < 1 || o.maxTokens < 1 || o.promptTokens < 1 {
-		return nil, fmt.Errorf("--concurrency, --requests, --max-tokens and --prompt-tokens must be at least 1")
+	if o.concurrency < 1 || o.requests < 1 || o.maxTokens < 1 || o.promptTokens < 1 || o.turns < 1 {
+		return nil, fmt.Errorf("--concurrency, --requests, --turns, --max-tokens and --prompt-tokens must be at least 1")
 	}
 	o.url = strings.TrimRight(o.url, "/")
 	// A connection per request: a server may close an idle keep-alive
@@ -91,13 +96,13 @@ func runBenchServe(ctx context.Context, o benchServeOptions) (*loadReport, error
 		o.model = m
 	}
 	next := make(chan int)
-	results := make([]streamResult, o.requests)
+	results := make([]streamResult, o.requests*o.turns)
 	var wg sync.WaitGroup
 	start := time.Now()
 	for range min(o.concurrency, o.requests) {
 		wg.Go(func() {
 			for i := range next {
-				results[i] = streamOne(ctx, client, o, i)
+				runConversation(ctx, client, o, i, results[i*o.turns:(i+1)*o.turns])
 			}
 		})
 	}

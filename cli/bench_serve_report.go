@@ -24,13 +24,21 @@ type loadReport struct {
 	TTFTP99          float64  `json:"ttft_p99_ms"`
 	ITLP50           float64  `json:"itl_p50_ms"`
 	ITLP99           float64  `json:"itl_p99_ms"`
+	// With several turns: the time to first token of first turns and of
+	// later ones, and the share of later prompts the server found cached
+	// (-1 when it does not report cached tokens).
+	Turns              int     `json:"turns"`
+	FirstTurnTTFTP50   float64 `json:"first_turn_ttft_p50_ms,omitempty"`
+	LaterTurnsTTFTP50  float64 `json:"later_turns_ttft_p50_ms,omitempty"`
+	LaterTurnsCachedPc float64 `json:"later_turns_cached_percent,omitempty"`
 }
 
 // summarize aggregates the results of a run of wall time.
 func summarize(o benchServeOptions, results []streamResult, wall time.Duration) *loadReport {
 	rep := &loadReport{URL: o.url, Model: o.model, Concurrency: o.concurrency, Requests: len(results),
-		PromptTokens: o.promptTokens, MaxTokens: o.maxTokens, WallSeconds: wall.Seconds()}
-	var ttft, itl []time.Duration
+		PromptTokens: o.promptTokens, MaxTokens: o.maxTokens, WallSeconds: wall.Seconds(), Turns: max(o.turns, 1)}
+	var ttft, itl, first, later []time.Duration
+	cached, prompts := 0, 0
 	for _, r := range results {
 		if r.err != nil {
 			rep.Errors++
@@ -42,6 +50,23 @@ func summarize(o benchServeOptions, results []streamResult, wall time.Duration) 
 		rep.CompletionTokens += r.tokens
 		ttft = append(ttft, r.ttft)
 		itl = append(itl, r.gaps...)
+		if r.turn == 0 {
+			first = append(first, r.ttft)
+			continue
+		}
+		later = append(later, r.ttft)
+		if r.cached < 0 || cached < 0 {
+			cached = -1
+		} else {
+			cached, prompts = cached+r.cached, prompts+r.prompt
+		}
+	}
+	if rep.Turns > 1 {
+		rep.FirstTurnTTFTP50, rep.LaterTurnsTTFTP50 = percentileMS(first, 50), percentileMS(later, 50)
+		rep.LaterTurnsCachedPc = -1
+		if cached >= 0 && prompts > 0 {
+			rep.LaterTurnsCachedPc = 100 * float64(cached) / float64(prompts)
+		}
 	}
 	if wall > 0 {
 		rep.TokensPerSecond = float64(rep.CompletionTokens) / wall.Seconds()
@@ -70,6 +95,13 @@ func (r *loadReport) print(w io.Writer) {
 	fmt.Fprintf(w, "throughput    %.1f tokens/s (%d tokens in %.2f s)\n", r.TokensPerSecond, r.CompletionTokens, r.WallSeconds)
 	fmt.Fprintf(w, "ttft          p50 %.1f ms   p99 %.1f ms\n", r.TTFTP50, r.TTFTP99)
 	fmt.Fprintf(w, "inter-token   p50 %.1f ms   p99 %.1f ms\n", r.ITLP50, r.ITLP99)
+	if r.Turns > 1 {
+		fmt.Fprintf(w, "turns         %d: ttft p50 %.1f ms first, %.1f ms later", r.Turns, r.FirstTurnTTFTP50, r.LaterTurnsTTFTP50)
+		if r.LaterTurnsCachedPc >= 0 {
+			fmt.Fprintf(w, "; later prompts %.1f%% cached", r.LaterTurnsCachedPc)
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintf(w, "errors        %d\n", r.Errors)
 	for _, e := range r.ErrorSamples {
 		fmt.Fprintf(w, "  %s\n", e)

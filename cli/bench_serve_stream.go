@@ -17,9 +17,13 @@ import (
 // streamResult is what one streamed request measured.
 type streamResult struct {
 	err    error
+	turn   int             // of its conversation, from 0
 	ttft   time.Duration   // to the first chunk with text
 	gaps   []time.Duration // between chunks with text
 	tokens int             // completion tokens (usage, else chunks with text)
+	prompt int             // prompt tokens (usage), -1 when not reported
+	cached int             // prompt tokens found in the server's cache, -1 when not reported
+	text   string
 	total  time.Duration
 }
 
@@ -35,7 +39,7 @@ home big give air line set own under read last never us left end along while mig
 thought both few those always looked show large often together asked house world going want school important until`)
 
 // benchPrompt returns the prompt of request i: its number, then words
-// drawn from seed and i, about n tokens in all.
+// drawn from seed and i, about n tokens in all (at least one word).
 func benchPrompt(seed, i, n int) string {
 	rng := rand.New(rand.NewPCG(uint64(seed), uint64(i)))
 	var b strings.Builder
@@ -46,20 +50,46 @@ func benchPrompt(seed, i, n int) string {
 	return b.String()
 }
 
-// requestBody returns the JSON body of request i.
-func requestBody(o benchServeOptions, i int) ([]byte, string) {
+// conversation is the state of one client's request across turns: the
+// prompt so far (completions) or the messages (chat).
+type conversation struct {
+	prompt   string
+	messages []map[string]string
+}
+
+// newConversation starts the conversation of request i.
+func newConversation(o benchServeOptions, i int) *conversation {
+	p := benchPrompt(o.seed, i, o.promptTokens)
+	if o.chat {
+		return &conversation{messages: []map[string]string{{"role": "user", "content": p}}}
+	}
+	return &conversation{prompt: p}
+}
+
+// next adds the answer of the last turn and a new question of about n
+// tokens, drawn from seed.
+func (c *conversation) next(answer string, seed, n int) {
+	q := benchPrompt(seed, 1<<20, n)
+	if c.messages != nil {
+		c.messages = append(c.messages, map[string]string{"role": "assistant", "content": answer}, map[string]string{"role": "user", "content": q})
+		return
+	}
+	c.prompt += answer + "\n" + q
+}
+
+// requestBody returns the JSON body of the conversation's next turn.
+func requestBody(o benchServeOptions, c *conversation) ([]byte, string) {
 	body := map[string]any{"model": o.model, "max_tokens": o.maxTokens, "stream": true, "temperature": 0,
 		"stream_options": map[string]any{"include_usage": true}}
 	if !o.allowEOS {
 		body["ignore_eos"] = true
 	}
-	prompt := benchPrompt(o.seed, i, o.promptTokens)
 	path := "/v1/completions"
-	if o.chat {
+	if c.messages != nil {
 		path = "/v1/chat/completions"
-		body["messages"] = []map[string]string{{"role": "user", "content": prompt}}
+		body["messages"] = c.messages
 	} else {
-		body["prompt"] = prompt
+		body["prompt"] = c.prompt
 	}
 	b, _ := json.Marshal(body) // maps of plain values always encode
 	return b, path
@@ -75,16 +105,36 @@ type streamChunk struct {
 		} `json:"delta"`
 	} `json:"choices"`
 	Usage *struct {
-		CompletionTokens int `json:"completion_tokens"`
+		PromptTokens        int `json:"prompt_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		PromptTokensDetails *struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
 	} `json:"usage"`
 	Error json.RawMessage `json:"error"`
 }
 
-// streamOne runs request i and measures it.
-func streamOne(ctx context.Context, client *http.Client, o benchServeOptions, i int) (r streamResult) {
+// runConversation runs the turns of request i into results.
+func runConversation(ctx context.Context, client *http.Client, o benchServeOptions, i int, results []streamResult) {
+	c := newConversation(o, i)
+	for t := range results {
+		results[t] = streamOne(ctx, client, o, c)
+		results[t].turn = t
+		if err := results[t].err; err != nil {
+			for k := t + 1; k < len(results); k++ {
+				results[k] = streamResult{turn: k, err: fmt.Errorf("not sent: turn %d failed: %w", t+1, err)}
+			}
+			return
+		}
+		c.next(results[t].text, o.seed+t+1, o.promptTokens/4+1)
+	}
+}
+
+// streamOne runs the next turn of c and measures it.
+func streamOne(ctx context.Context, client *http.Client, o benchServeOptions, c *conversation) (r streamResult) {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	body, path := requestBody(o, i)
+	body, path := requestBody(o, c)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, o.url+path, bytes.NewReader(body))
 	if err != nil {
 		return streamResult{err: err}
@@ -110,7 +160,9 @@ func readStream(body io.Reader, start time.Time) (r streamResult) {
 	sc := bufio.NewScanner(body)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	var last time.Time
+	var text strings.Builder
 	chunks, usage := 0, -1
+	r.prompt, r.cached = -1, -1
 	for sc.Scan() {
 		line := sc.Text()
 		data, ok := strings.CutPrefix(line, "data:")
@@ -134,9 +186,12 @@ func readStream(body io.Reader, start time.Time) (r streamResult) {
 			return r
 		}
 		if c.Usage != nil {
-			usage = c.Usage.CompletionTokens
+			usage, r.prompt = c.Usage.CompletionTokens, c.Usage.PromptTokens
+			if d := c.Usage.PromptTokensDetails; d != nil {
+				r.cached = d.CachedTokens
+			}
 		}
-		if !hasText(&c) {
+		if !addText(&text, &c) {
 			continue
 		}
 		now := time.Now()
@@ -151,7 +206,7 @@ func readStream(body io.Reader, start time.Time) (r streamResult) {
 	if err := sc.Err(); err != nil && r.err == nil {
 		r.err = err
 	}
-	r.tokens = chunks
+	r.tokens, r.text = chunks, text.String()
 	if usage >= 0 {
 		r.tokens = usage
 	}
@@ -161,11 +216,13 @@ func readStream(body io.Reader, start time.Time) (r streamResult) {
 	return r
 }
 
-func hasText(c *streamChunk) bool {
+// addText appends the answer text of a chunk to b and reports whether the
+// chunk carried any text (reasoning included).
+func addText(b *strings.Builder, c *streamChunk) bool {
+	got := false
 	for _, ch := range c.Choices {
-		if ch.Text != "" || ch.Delta.Content != "" || ch.Delta.ReasoningContent != "" {
-			return true
-		}
+		b.WriteString(ch.Text + ch.Delta.Content)
+		got = got || ch.Text != "" || ch.Delta.Content != "" || ch.Delta.ReasoningContent != ""
 	}
-	return false
+	return got
 }

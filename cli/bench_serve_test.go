@@ -16,7 +16,7 @@ import (
 func TestBenchServe(t *testing.T) {
 	s := startLive(t, runtime.Options{Parallel: 4})
 	for _, chat := range []bool{false, true} {
-		o := benchServeOptions{url: s.url, concurrency: 4, requests: 8, maxTokens: 6, promptTokens: 20, seed: 1, timeout: time.Minute, chat: chat}
+		o := benchServeOptions{url: s.url, concurrency: 4, requests: 8, maxTokens: 6, promptTokens: 20, seed: 1, turns: 1, timeout: time.Minute, chat: chat}
 		rep, err := runBenchServe(context.Background(), o)
 		if err != nil {
 			t.Fatal(err)
@@ -34,12 +34,33 @@ func TestBenchServe(t *testing.T) {
 	s.waitIdle(t)
 }
 
+// TestBenchServeTurns runs conversations of three turns: the later turns
+// find the earlier ones in the prefix cache.
+func TestBenchServeTurns(t *testing.T) {
+	s := startLive(t, runtime.Options{Parallel: 2})
+	for _, chat := range []bool{false, true} {
+		o := benchServeOptions{url: s.url, concurrency: 2, requests: 2, maxTokens: 8, promptTokens: 60, seed: 3, turns: 3, timeout: time.Minute, chat: chat}
+		rep, err := runBenchServe(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Errors != 0 || rep.Requests != 6 || rep.FirstTurnTTFTP50 <= 0 || rep.LaterTurnsTTFTP50 <= 0 || rep.LaterTurnsCachedPc < 70 {
+			t.Errorf("chat %v: report %+v", chat, rep)
+		}
+		var text bytes.Buffer
+		rep.print(&text)
+		if !strings.Contains(text.String(), "cached") {
+			t.Errorf("printed report:\n%s", text.String())
+		}
+	}
+}
+
 // TestBenchServeCountsRefusals loads a server whose queue is smaller than
 // the clients: the requests refused with 429 count as errors, the others
 // complete.
 func TestBenchServeCountsRefusals(t *testing.T) {
 	s := startLive(t, runtime.Options{Parallel: 1, Queue: 1})
-	o := benchServeOptions{url: s.url, concurrency: 6, requests: 6, maxTokens: 200, promptTokens: 20, seed: 2, timeout: time.Minute}
+	o := benchServeOptions{url: s.url, concurrency: 6, requests: 6, maxTokens: 200, promptTokens: 20, seed: 2, turns: 1, timeout: time.Minute}
 	rep, err := runBenchServe(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
