@@ -21,10 +21,13 @@ type impls struct {
 	affineGroups func(row []byte, bits int, x []float32, gsize int, out []float32)
 
 	// quantize converts one activation row to its 8-bit block form.
-	quantize [actQ8_K + 1]func(dst []byte, src []float32)
+	quantize [actPair + 1]func(dst []byte, src []float32)
 	// qdot holds, per weight format, the dot products of one weight row with
 	// len(out) ≤ 4 quantized activation rows spaced xstride bytes apart.
 	qdot [MLXAffine + 1]func(w, x []byte, xstride int, out []float32)
+	// gemm holds, per weight format, the tile kernels of packed weights
+	// (none in the reference set).
+	gemm [MLXAffine + 1]gemmSet
 }
 
 var (
@@ -70,10 +73,11 @@ func newRefImpls() impls {
 		f32ToF16: f32ToF16Ref,
 
 		affineGroups: affineGroupsRef,
-		quantize: [actQ8_K + 1]func([]byte, []float32){
+		quantize: [actPair + 1]func([]byte, []float32){
 			actQ8_0: quantizeQ8_0Ref,
 			actQ8_1: quantizeQ8_1Ref,
 			actQ8_K: quantizeQ8_KRef,
+			actPair: quantizePairsRef,
 		},
 		qdot: [MLXAffine + 1]func(w, x []byte, xstride int, out []float32){
 			Q8_0: qdotQ8_0Ref,

@@ -71,4 +71,5 @@ func initArch(k *impls) {
 		f32ToF16Ref(dst[n:], src[n:])
 	}
 	initQuantAVX2(k)
+	initGemm(k)
 }

@@ -95,6 +95,7 @@ const (
 	actQ8_0                // ggml block_q8_0
 	actQ8_1                // ggml block_q8_1
 	actQ8_K                // ggml block_q8_K
+	actPair                // Q8_0 blocks in pairs, for the packed tile kernels
 )
 
 func (d DType) act() actKind {
@@ -118,6 +119,8 @@ func (a actKind) rowBytes(cols int) int {
 		return cols / qk * q8_1
 	case actQ8_K:
 		return cols / qkK * q8K
+	case actPair:
+		return pairs(cols) * pairAct
 	}
 	return 0
 }

@@ -13,11 +13,14 @@ type matmulJob struct {
 	xstride int       // bytes per quantized activation row
 	xsum    []float32 // MLXAffine: per-group sums of each activation row
 	k       *impls
+	act     actKind // the form of the activations
+	packed  bool    // the packed tile kernels compute it
 }
 
 // workerScratch is a worker's private memory, grown as needed.
 type workerScratch struct {
 	res    [4]float32
+	tile   [groupRows * 4]float32 // a tile of a group with padding rows
 	row    []float32
 	gs     []float32 // MLXAffine per-group sums
 	sc, bi []float32 // MLXAffine scales and biases of one row
@@ -41,9 +44,15 @@ func (p *Pool) MatMul(w *Matrix, x []float32, n int, out []float32) {
 	defer p.mu.Unlock()
 	k := impl()
 	j := &p.mm
-	*j = matmulJob{w: w, x: x, n: n, out: out, k: k, xq: j.xq, xsum: j.xsum}
+	*j = matmulJob{w: w, x: x, n: n, out: out, k: k, xq: j.xq, xsum: j.xsum, act: w.Type.act()}
+	if w.packedFor(k) {
+		j.act, j.packed = actPair, true
+	}
 	p.prepare(j)
 	j.rows = chunkRows(w.Rows, p.threads)
+	if j.packed {
+		j.rows = (j.rows + groupRows - 1) / groupRows * groupRows
+	}
 	p.kind = jobMatMul
 	p.run(int64((w.Rows + j.rows - 1) / j.rows))
 	j.w, j.x, j.out = nil, nil, nil
@@ -61,7 +70,7 @@ func chunkRows(rows, threads int) int {
 // one activation row per chunk across the pool.
 func (p *Pool) prepare(j *matmulJob) {
 	w := j.w
-	if a := w.Type.act(); a != actF32 {
+	if a := j.act; a != actF32 {
 		j.xstride = a.rowBytes(w.Cols)
 		j.xq = grow(j.xq, j.n*j.xstride)
 		p.kind = jobQuantize
@@ -85,7 +94,7 @@ func (p *Pool) prepare(j *matmulJob) {
 func (p *Pool) quantizeRow(i int) {
 	j := &p.mm
 	cols := j.w.Cols
-	j.k.quantize[j.w.Type.act()](j.xq[i*j.xstride:(i+1)*j.xstride], j.x[i*cols:(i+1)*cols])
+	j.k.quantize[j.act](j.xq[i*j.xstride:(i+1)*j.xstride], j.x[i*cols:(i+1)*cols])
 }
 
 func grow[T any](s []T, n int) []T {
@@ -101,6 +110,10 @@ func (p *Pool) matmulChunk(s *workerScratch, c int) {
 	w := j.w
 	r0 := c * j.rows
 	r1 := min(r0+j.rows, w.Rows)
+	if j.packed {
+		p.packedChunk(s, c)
+		return
+	}
 	if qd := j.k.qdot[w.Type]; qd != nil {
 		for i := 0; i < j.n; i += 4 {
 			m := min(4, j.n-i)

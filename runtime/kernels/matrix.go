@@ -28,12 +28,17 @@ type Matrix struct {
 	Bits, GroupSize int
 	Scales, Biases  []byte
 	ScaleType       DType
+
+	packed []byte // the weights in the layout of the tile kernels (pack.go), or nil
 }
 
 // NewMatrix validates the sizes of m (Cols a multiple of the block size,
 // len(Data) exact, ...) and returns a matrix ready for MatMul and Row. It
 // keeps m's slices, without copying, except for F32/F16/BF16 data (and F32 or
 // half scales) that is not aligned to its element size, which it copies.
+// When the CPU has tile kernels for the format (Q4_0 and Q8_0 on amd64), it
+// also keeps a copy of the weights repacked for them, the size of Data;
+// Row and the reference kernels keep reading Data.
 func NewMatrix(m Matrix) (*Matrix, error) {
 	if !littleEndian() {
 		return nil, fmt.Errorf("%w: the kernels need a little-endian CPU", ErrMatrix)
@@ -60,6 +65,9 @@ func NewMatrix(m Matrix) (*Matrix, error) {
 			return nil, fmt.Errorf("%w: %v %d×%d needs %d bytes of data, got %d", ErrMatrix, m.Type, m.Rows, m.Cols, want, len(m.Data))
 		}
 		m.Data = aligned(m.Data, m.Type)
+	}
+	if fastImpls.gemm[m.Type].one != nil {
+		m.pack()
 	}
 	return &m, nil
 }

@@ -100,3 +100,44 @@ func quantizeQ8_KBlock(b []byte, x []float32) {
 	}
 	binary.LittleEndian.PutUint32(b, math.Float32bits(1/iscale))
 }
+
+// quantizePairsRef quantizes len(src) (a multiple of 32) floats as ggml's
+// Q8_0 blocks, laid out in pairs of blocks A, B for the packed tile kernels
+// (a last odd block is paired with a zero block). Each pair takes pairAct
+// bytes:
+//
+//	0:  values 0–15 of A, 0–15 of B (int8)
+//	32: values 16–31 of A, 16–31 of B
+//	64: the scale of A four times, then that of B (float32 of the fp16 scale)
+//	96: eight int32 corrections, −8 times the sum of the values that meet
+//	    lane j of a 32-byte dot product: bytes 4j to 4j+3 of both halves
+//
+// The corrections take the offset of unsigned weights back out lane by
+// lane (×16 for Q8_0's 128), so every lane holds the same integer whatever
+// instructions computed it.
+func quantizePairsRef(dst []byte, src []float32) {
+	var blk [q8_0]byte
+	nb := len(src) / qk
+	for p := range pairs(len(src)) {
+		out := dst[p*pairAct : (p+1)*pairAct]
+		for h := range 2 {
+			clear(blk[:])
+			if b := 2*p + h; b < nb {
+				quantizeQ8_32(blk[:], src[b*qk:], 2)
+			}
+			copy(out[16*h:16*h+16], blk[2:18])
+			copy(out[32+16*h:32+16*h+16], blk[18:34])
+			d := math.Float32bits(half(blk[:]))
+			for i := range 4 {
+				binary.LittleEndian.PutUint32(out[64+16*h+4*i:], d)
+			}
+		}
+		for j := range 8 {
+			var sum int32
+			for i := range 4 {
+				sum += int32(int8(out[4*j+i])) + int32(int8(out[32+4*j+i]))
+			}
+			binary.LittleEndian.PutUint32(out[96+4*j:], uint32(-8*sum))
+		}
+	}
+}

@@ -1,0 +1,51 @@
+//go:build !noasm
+
+package kernels
+
+import "golang.org/x/sys/cpu"
+
+//go:noescape
+func gemm4Q4_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
+func gemm4Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
+func gemm1Q4_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
+func gemm1Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
+func gemm1Q4_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
+func gemm1Q8_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
+
+// hasVNNI reports whether this CPU runs the AVX-512 VNNI tile kernels (on
+// 256-bit vectors, with 32 registers).
+var hasVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
+
+// Tile kernel sets per instruction set, by weight format.
+var (
+	gemmAVX2 = map[DType]gemmSet{
+		Q4_0: {one: gemm1Q4_0AVX2},
+		Q8_0: {one: gemm1Q8_0AVX2},
+	}
+	gemmVNNI = map[DType]gemmSet{
+		Q4_0: {four: gemm4Q4_0VNNI, one: gemm1Q4_0VNNI},
+		Q8_0: {four: gemm4Q8_0VNNI, one: gemm1Q8_0VNNI},
+	}
+)
+
+// initGemm installs the tile kernels this CPU runs.
+func initGemm(k *impls) {
+	set := gemmAVX2
+	if hasVNNI {
+		set = gemmVNNI
+		k.name += "+avx512vnni"
+	}
+	for t, g := range set {
+		k.gemm[t] = g
+	}
+}

@@ -1,0 +1,303 @@
+//go:build !noasm
+
+#include "textflag.h"
+#include "asm_amd64.h"
+
+// Tile kernels of packed Q4_0/Q8_0 weights (pack.go) times activations in
+// pairs of Q8_0 blocks (quantizePairsRef). For every row r and activation
+// row c, one pair of blocks gives the int32 vector
+//   I = corr + dot(lo weights, lo activations) + dot(hi, hi)
+// (lanes 0–3 belong to block A, 4–7 to block B; the corrections make each
+// lane the sum of signed products), then
+//   acc[r][c] += float(I) * (dw_r · dx_c)
+// with the scales spread over the lanes of their block. The VNNI kernels
+// get I from VPDPBUSD, the AVX2 ones from VPMADDUBSW/VPMADDWD; the integers
+// are the same, and so are the float operations that follow, in the same
+// order, in every kernel: results are identical bit for bit.
+
+// VPERMPS indices spreading the scales of row r (lanes 2r, 2r+1 of the
+// converted group scales) over the lanes of blocks A and B.
+DATA rowidx<>+0(SB)/8, $0x0000000000000000
+DATA rowidx<>+8(SB)/8, $0x0000000000000000
+DATA rowidx<>+16(SB)/8, $0x0000000100000001
+DATA rowidx<>+24(SB)/8, $0x0000000100000001
+DATA rowidx<>+32(SB)/8, $0x0000000200000002
+DATA rowidx<>+40(SB)/8, $0x0000000200000002
+DATA rowidx<>+48(SB)/8, $0x0000000300000003
+DATA rowidx<>+56(SB)/8, $0x0000000300000003
+DATA rowidx<>+64(SB)/8, $0x0000000400000004
+DATA rowidx<>+72(SB)/8, $0x0000000400000004
+DATA rowidx<>+80(SB)/8, $0x0000000500000005
+DATA rowidx<>+88(SB)/8, $0x0000000500000005
+DATA rowidx<>+96(SB)/8, $0x0000000600000006
+DATA rowidx<>+104(SB)/8, $0x0000000600000006
+DATA rowidx<>+112(SB)/8, $0x0000000700000007
+DATA rowidx<>+120(SB)/8, $0x0000000700000007
+GLOBL rowidx<>(SB), RODATA|NOPTR, $128
+
+// HSUM4 stores at DST the four sums of the lanes of A, B, C, D (XA, XB are
+// the low halves of A, B); it adds lanes in the same order for every kernel.
+#define HSUM4(A, B, C, D, XA, XB, DST) \
+	VHADDPS B, A, A \
+	VHADDPS D, C, C \
+	VHADDPS C, A, A \
+	VEXTRACTF128 $1, A, XB \
+	VADDPS XB, XA, XA \
+	VMOVUPS XA, DST
+
+// ---- AVX-512 VNNI (256-bit vectors, 32 registers) ----
+
+// Registers: SI weights, DI activations, CX pairs left, R9 xstride, R10
+// 3*xstride, DX out, R8 ostride in bytes. Y16 the group's scales, Y17/Y18
+// the row's lo/hi weights, Y19 the row's spread scales, Y20/Y21 scratch,
+// Y22–Y25 the corrections of the columns, Y27–Y30 the row indices, Y31 the
+// nibble mask.
+
+#define VNNIPROLOGUE \
+	MOVQ w+0(FP), SI \
+	MOVQ x+8(FP), DI \
+	MOVQ np+16(FP), CX \
+	MOVQ xstride+24(FP), R9 \
+	MOVQ out+32(FP), DX \
+	MOVQ ostride+40(FP), R8 \
+	SHLQ $2, R8 \
+	LEAQ (R9)(R9*2), R10 \
+	VMOVDQU32 rowidx<>+0(SB), Y27 \
+	VMOVDQU32 rowidx<>+32(SB), Y28 \
+	VMOVDQU32 rowidx<>+64(SB), Y29 \
+	VMOVDQU32 rowidx<>+96(SB), Y30 \
+	MOVL $0x0f0f0f0f, AX \
+	VPBROADCASTD AX, Y31
+
+// W4 loads the 64 nibbles of a Q4_0 row at OFF(SI) as lo/hi bytes.
+#define W4(OFF) \
+	VMOVDQU32 OFF(SI), Y17 \
+	VPSRLW $4, Y17, Y18 \
+	VPANDD Y31, Y17, Y17 \
+	VPANDD Y31, Y18, Y18
+
+// W8 loads the 64 biased bytes of a Q8_0 row at OFF(SI).
+#define W8(OFF) \
+	VMOVDQU32 OFF(SI), Y17 \
+	VMOVDQU32 32+OFF(SI), Y18
+
+// COL accumulates one activation row (lo at XLO, hi at XHI, spread scales
+// at XD, correction in register CORR) into ACC.
+#define COL(CORR, XLO, XHI, XD, ACC) \
+	VMOVDQA32 CORR, Y20 \
+	VPDPBUSD XLO, Y17, Y20 \
+	VPDPBUSD XHI, Y18, Y20 \
+	VCVTDQ2PS Y20, Y20 \
+	VMULPS XD, Y19, Y21 \
+	VFMADD231PS Y21, Y20, ACC
+
+// ROW4 accumulates the loaded row with row index IDX into A0–A3 (columns
+// 0–3).
+#define ROW4(IDX, A0, A1, A2, A3) \
+	VPERMPS Y16, IDX, Y19 \
+	COL(Y22, (DI), 32(DI), 64(DI), A0) \
+	COL(Y23, (DI)(R9*1), 32(DI)(R9*1), 64(DI)(R9*1), A1) \
+	COL(Y24, (DI)(R9*2), 32(DI)(R9*2), 64(DI)(R9*2), A2) \
+	COL(Y25, (DI)(R10*1), 32(DI)(R10*1), 64(DI)(R10*1), A3)
+
+// CORR4 loads the corrections of the four columns (SHIFT: 0 for Q4_0, 4
+// for Q8_0, whose offset is 16 times larger).
+#define CORR4(SHIFT) \
+	VMOVDQU32 96(DI), Y22 \
+	VMOVDQU32 96(DI)(R9*1), Y23 \
+	VMOVDQU32 96(DI)(R9*2), Y24 \
+	VMOVDQU32 96(DI)(R10*1), Y25 \
+	VPSLLD $SHIFT, Y22, Y22 \
+	VPSLLD $SHIFT, Y23, Y23 \
+	VPSLLD $SHIFT, Y24, Y24 \
+	VPSLLD $SHIFT, Y25, Y25
+
+#define ZERO16 \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y2, Y2, Y2 \
+	VXORPS Y3, Y3, Y3 \
+	VXORPS Y4, Y4, Y4 \
+	VXORPS Y5, Y5, Y5 \
+	VXORPS Y6, Y6, Y6 \
+	VXORPS Y7, Y7, Y7 \
+	VXORPS Y8, Y8, Y8 \
+	VXORPS Y9, Y9, Y9 \
+	VXORPS Y10, Y10, Y10 \
+	VXORPS Y11, Y11, Y11 \
+	VXORPS Y12, Y12, Y12 \
+	VXORPS Y13, Y13, Y13 \
+	VXORPS Y14, Y14, Y14 \
+	VXORPS Y15, Y15, Y15
+
+// STORE16 stores the 4×4 sums (accumulator Y(4r+c) holds row r, column c).
+#define STORE16 \
+	LEAQ (R8)(R8*2), R11 \
+	HSUM4(Y0, Y4, Y8, Y12, X0, X4, (DX)) \
+	HSUM4(Y1, Y5, Y9, Y13, X1, X5, (DX)(R8*1)) \
+	HSUM4(Y2, Y6, Y10, Y14, X2, X6, (DX)(R8*2)) \
+	HSUM4(Y3, Y7, Y11, Y15, X3, X7, (DX)(R11*1)) \
+	VZEROUPPER \
+	RET
+
+// KERNEL4 is the loop of a four-column kernel: W loads a row (W4 or W8)
+// from offsets O0–O3, pairs of STEP bytes, corrections shifted by SHIFT.
+#define KERNEL4(W, SHIFT, O0, O1, O2, O3, STEP, LOOP) \
+	VNNIPROLOGUE \
+	ZERO16 \
+LOOP: \
+	VCVTPH2PS (SI), Y16 \
+	CORR4(SHIFT) \
+	W(O0) \
+	ROW4(Y27, Y0, Y1, Y2, Y3) \
+	W(O1) \
+	ROW4(Y28, Y4, Y5, Y6, Y7) \
+	W(O2) \
+	ROW4(Y29, Y8, Y9, Y10, Y11) \
+	W(O3) \
+	ROW4(Y30, Y12, Y13, Y14, Y15) \
+	ADDQ $STEP, SI \
+	SUBQ $-128, DI \
+	DECQ CX \
+	JNZ  LOOP \
+	STORE16
+
+// func gemm4Q4_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm4Q4_0VNNI(SB), NOSPLIT, $0-48
+	KERNEL4(W4, 0, 16, 48, 80, 112, 144, g4q4loop)
+
+// func gemm4Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm4Q8_0VNNI(SB), NOSPLIT, $0-48
+	KERNEL4(W8, 4, 16, 80, 144, 208, 272, g4q8loop)
+
+// ROW1 accumulates the loaded row with row index IDX into ACC (one column).
+#define ROW1(IDX, ACC) \
+	VPERMPS Y16, IDX, Y19 \
+	COL(Y22, (DI), 32(DI), 64(DI), ACC)
+
+#define ZERO4 \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y2, Y2, Y2 \
+	VXORPS Y3, Y3, Y3
+
+#define STORE4 \
+	HSUM4(Y0, Y1, Y2, Y3, X0, X1, (DX)) \
+	VZEROUPPER \
+	RET
+
+// KERNEL1 is the loop of a one-column kernel, in the terms of KERNEL4.
+#define KERNEL1(W, SHIFT, O0, O1, O2, O3, STEP, LOOP) \
+	VNNIPROLOGUE \
+	ZERO4 \
+LOOP: \
+	VCVTPH2PS (SI), Y16 \
+	VMOVDQU32 96(DI), Y22 \
+	VPSLLD $SHIFT, Y22, Y22 \
+	W(O0) \
+	ROW1(Y27, Y0) \
+	W(O1) \
+	ROW1(Y28, Y1) \
+	W(O2) \
+	ROW1(Y29, Y2) \
+	W(O3) \
+	ROW1(Y30, Y3) \
+	ADDQ $STEP, SI \
+	SUBQ $-128, DI \
+	DECQ CX \
+	JNZ  LOOP \
+	STORE4
+
+// func gemm1Q4_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm1Q4_0VNNI(SB), NOSPLIT, $0-48
+	KERNEL1(W4, 0, 16, 48, 80, 112, 144, g1q4loop)
+
+// func gemm1Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm1Q8_0VNNI(SB), NOSPLIT, $0-48
+	KERNEL1(W8, 4, 16, 80, 144, 208, 272, g1q8loop)
+
+// ---- AVX2 (one activation row, 16 registers) ----
+
+// Registers: Y0–Y3 the rows' sums, Y4 the group's scales, Y5–Y7 scratch,
+// Y8–Y11 the row indices, Y12 scratch, Y13 0x80 bytes, Y14 int16 ones, Y15
+// the nibble mask.
+
+#define AVX2PROLOGUE \
+	MOVQ w+0(FP), SI \
+	MOVQ x+8(FP), DI \
+	MOVQ np+16(FP), CX \
+	MOVQ out+32(FP), DX \
+	VMOVDQU rowidx<>+0(SB), Y8 \
+	VMOVDQU rowidx<>+32(SB), Y9 \
+	VMOVDQU rowidx<>+64(SB), Y10 \
+	VMOVDQU rowidx<>+96(SB), Y11 \
+	BCAST32($0x80808080, X13, Y13) \
+	BCAST32($0x00010001, X14, Y14) \
+	BCAST32($0x0f0f0f0f, X15, Y15) \
+	ZERO4
+
+// FINISH turns the int32 sums in Y5 into float and accumulates them into
+// ACC with the row's spread scales (index IDX) times the activation's.
+#define FINISH(IDX, ACC) \
+	VCVTDQ2PS Y5, Y5 \
+	VPERMPS Y4, IDX, Y7 \
+	VMULPS 64(DI), Y7, Y7 \
+	VFMADD231PS Y7, Y5, ACC
+
+// A4 accumulates the Q4_0 row at OFF(SI) into ACC.
+#define A4(OFF, IDX, ACC) \
+	VMOVDQU OFF(SI), Y5 \
+	VPSRLW $4, Y5, Y6 \
+	VPAND Y15, Y5, Y5 \
+	VPAND Y15, Y6, Y6 \
+	VPMADDUBSW (DI), Y5, Y5 \
+	VPMADDUBSW 32(DI), Y6, Y6 \
+	VPADDW Y6, Y5, Y5 \
+	VPMADDWD Y14, Y5, Y5 \
+	VPADDD 96(DI), Y5, Y5 \
+	FINISH(IDX, ACC)
+
+// HALF8 sets Y6 to the int32 sums of the biased Q8_0 weights at M times
+// the activations at X: the sign of the weight moves onto the activation so
+// that VPMADDUBSW sees |w|; these are already the signed sums that the
+// corrections leave in the VNNI kernels' lanes.
+#define HALF8(M, X) \
+	VMOVDQU M, Y6 \
+	VPXOR Y13, Y6, Y6 \
+	VMOVDQU X, Y7 \
+	VPSIGNB Y6, Y7, Y7 \
+	VPABSB Y6, Y6 \
+	VPMADDUBSW Y7, Y6, Y6 \
+	VPMADDWD Y14, Y6, Y6
+
+// A8 accumulates the Q8_0 row at OFF(SI) into ACC.
+#define A8(OFF, IDX, ACC) \
+	HALF8(OFF(SI), (DI)) \
+	VMOVDQA Y6, Y5 \
+	HALF8(32+OFF(SI), 32(DI)) \
+	VPADDD Y6, Y5, Y5 \
+	FINISH(IDX, ACC)
+
+// KERNELA is the loop of an AVX2 kernel: A (A4 or A8) accumulates a row
+// from offsets O0–O3, pairs of STEP bytes.
+#define KERNELA(A, O0, O1, O2, O3, STEP, LOOP) \
+	AVX2PROLOGUE \
+LOOP: \
+	VCVTPH2PS (SI), Y4 \
+	A(O0, Y8, Y0) \
+	A(O1, Y9, Y1) \
+	A(O2, Y10, Y2) \
+	A(O3, Y11, Y3) \
+	ADDQ $STEP, SI \
+	SUBQ $-128, DI \
+	DECQ CX \
+	JNZ  LOOP \
+	STORE4
+
+// func gemm1Q4_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm1Q4_0AVX2(SB), NOSPLIT, $0-48
+	KERNELA(A4, 16, 48, 80, 112, 144, a1q4loop)
+
+// func gemm1Q8_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm1Q8_0AVX2(SB), NOSPLIT, $0-48
+	KERNELA(A8, 16, 80, 144, 208, 272, a1q8loop)

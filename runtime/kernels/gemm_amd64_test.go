@@ -1,0 +1,38 @@
+//go:build !noasm
+
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// TestGemmKernelSetsIdentical checks that the AVX2 tile kernels give the
+// same bits as the VNNI ones (they compute the same integers and then the
+// same float operations), when this CPU runs both.
+func TestGemmKernelSetsIdentical(t *testing.T) {
+	if !hasVNNI || !hasAVX2 {
+		t.Skip("this CPU does not run both the AVX2 and the VNNI tile kernels")
+	}
+	rng := newRand(33)
+	avx2 := fastImpls
+	for typ, g := range gemmAVX2 {
+		avx2.gemm[typ] = g
+	}
+	for typ := range gemmAVX2 {
+		for _, c := range packedCases {
+			t.Run(fmt.Sprintf("%v/%dx%d/n=%d", typ, c.rows, c.cols, c.n), func(t *testing.T) {
+				w := randomMatrix(t, rng, typ, c.rows, c.cols)
+				x := randFloats(rng, c.n*c.cols, 1)
+				got := packedMatMul(t, &avx2, w, x, c.n)
+				want := packedMatMul(t, &fastImpls, w, x, c.n)
+				for i := range got {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("out[%d]: AVX2 %v, VNNI %v", i, got[i], want[i])
+					}
+				}
+			})
+		}
+	}
+}
