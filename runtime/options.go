@@ -17,9 +17,10 @@ const (
 )
 
 // BlockSize is the number of positions of one KV cache block: the unit in
-// which sequences take cache memory and in which the prefix cache finds
-// earlier prompts.
-const BlockSize = 32
+// which sequences take cache memory and in which the prefix cache shares
+// it (a partial block is copied). Attention over a prompt chunk costs a
+// call per head dimension and block, so blocks are large.
+const BlockSize = 128
 
 // Options configure Load. The zero value is usable.
 type Options struct {

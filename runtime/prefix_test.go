@@ -49,10 +49,10 @@ func TestPrefixCacheMultiTurn(t *testing.T) {
 
 // TestChoicesShareThePrompt runs three requests of one prompt at once, as
 // the n choices of one API request run: the prompt is computed once, the
-// others find its full blocks.
+// others share its full blocks and copy its last one.
 func TestChoicesShareThePrompt(t *testing.T) {
 	e := loadWith(t, Options{Parallel: 3}, "gguf", "llama-tiny-Q8_0.gguf")
-	prompt := promptOf(70, 1)
+	prompt := promptOf(BlockSize+70, 1)
 	req := Request{Prompt: prompt, Params: greedy(8)}
 	outs := generateAll(e, []Request{req, req, req})
 	var cached []int
@@ -63,27 +63,29 @@ func TestChoicesShareThePrompt(t *testing.T) {
 		cached = append(cached, o.res.Usage.Cached)
 	}
 	slices.Sort(cached)
-	full := (len(prompt) - 1) / BlockSize * BlockSize
-	if cached[0] != 0 || cached[1] < full || cached[2] < full {
-		t.Errorf("cached tokens %v, want one 0 and two at least %d", cached, full)
+	if all := len(prompt) - 1; cached[0] != 0 || cached[1] != all || cached[2] != all {
+		t.Errorf("cached tokens %v, want one 0 and two %d", cached, all)
 	}
 }
 
 // TestCachePressure runs more sequences than the KV cache holds at once:
 // the latest admitted wait or go back to the queue, and every one still
-// generates what it generates alone; a prompt larger than the whole cache
-// is refused.
+// generates what it generates alone (a float32 model and cache, so that
+// computing the tokens of a sequence taken back in one batch gives the
+// same numbers as computing them a step at a time); a prompt larger than
+// the whole cache is refused.
 func TestCachePressure(t *testing.T) {
 	const blocks = 5
-	blockBytes := kvcache.BlockBytes(kvcache.F16, 2, 2, 16, BlockSize)
-	e := loadWith(t, Options{Parallel: 4, KVMem: blocks * blockBytes, Batch: 16}, "gguf", "llama-tiny-Q8_0.gguf")
+	blockBytes := kvcache.BlockBytes(kvcache.F32, 2, 2, 16, BlockSize)
+	opt := Options{Parallel: 4, KVMem: blocks * blockBytes, Batch: 64, Ctx: (blocks + 1) * BlockSize, KVType: kvcache.F32}
+	e := loadWith(t, opt, "gguf", "llama-tiny-F32.gguf")
 	var reqs []Request
 	for i := range 4 {
 		p := greedy(40)
 		p.IgnoreEOS = true
-		reqs = append(reqs, Request{Prompt: promptOf(20+i, i), Params: p})
+		reqs = append(reqs, Request{Prompt: promptOf(BlockSize-20+i, i), Params: p})
 	}
-	alone := loadWith(t, Options{}, "gguf", "llama-tiny-Q8_0.gguf")
+	alone := loadWith(t, Options{KVType: kvcache.F32}, "gguf", "llama-tiny-F32.gguf")
 	for i, o := range generateAll(e, reqs) {
 		want := generateAll(alone, reqs[i:i+1])[0]
 		if o.err != nil || !slices.Equal(o.ids, want.ids) || o.res.Finish != FinishLength {

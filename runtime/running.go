@@ -45,7 +45,11 @@ func (e *Engine) newRun(j *job) (*seqRun, error) {
 // start begins computing r's tokens after the longest prefix the cache
 // holds; the last token is always computed, for its logits.
 func (e *Engine) start(r *seqRun) {
-	r.done = e.kv.Match(r.kv, r.tokens, len(r.tokens)-1)
+	limit := len(r.tokens) - 1
+	r.done = e.kv.Match(r.kv, r.tokens, limit)
+	if r.done < limit {
+		e.fork(r, limit)
+	}
 	r.started = true
 	if r.prefillStart.IsZero() {
 		now := time.Now()
@@ -56,6 +60,36 @@ func (e *Engine) start(r *seqRun) {
 		e.stats.prompt.Add(int64(len(r.tokens)))
 		e.stats.cachedTokens.Add(int64(r.done))
 	}
+}
+
+// fork extends r's cache with the last, partial block of a running
+// sequence that begins with more of r's tokens (the choices of one
+// request run at once): the prefix cache holds the full blocks, not that
+// one. It copies the block and moves r.done past what it holds.
+func (e *Engine) fork(r *seqRun, limit int) {
+	var src *seqRun
+	n, i := r.done, r.done/BlockSize
+	for _, x := range e.running {
+		if x == r || !x.started || len(x.kv.Table()) <= i {
+			continue
+		}
+		if m := min(commonPrefix(x.tokens, r.tokens[:limit]), x.done, (i+1)*BlockSize); m > n {
+			src, n = x, m
+		}
+	}
+	if src != nil && e.kv.Fork(r.kv, src.kv, i) {
+		r.done = n
+	}
+}
+
+func commonPrefix(a, b []int32) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
 }
 
 // sample draws r's next token from logits and emits it; it ends r when the

@@ -140,6 +140,24 @@ func (p *Pool) Grow(c *Cache, n int) bool {
 	return true
 }
 
+// Fork makes the i-th block of c a copy of the i-th block of src, taking
+// a block for it when c has only i blocks. It returns false when c has
+// fewer than i blocks, src fewer than i+1, or no block is left.
+func (p *Pool) Fork(c, src *Cache, i int) bool {
+	if len(c.table) < i || len(src.table) <= i || len(c.table) > i+1 {
+		return false
+	}
+	if len(c.table) == i {
+		b, ok := p.alloc()
+		if !ok {
+			return false
+		}
+		c.table = append(c.table, b)
+	}
+	p.a.Copy(c.table[i], src.table[i])
+	return true
+}
+
 // Drop releases the blocks of c without indexing anything, and empties it.
 func (p *Pool) Drop(c *Cache) {
 	for i := len(c.table) - 1; i >= 0; i-- {

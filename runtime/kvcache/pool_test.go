@@ -223,3 +223,26 @@ func TestIndexKeepsOneCopy(t *testing.T) {
 		t.Errorf("after a longer partial block: %d cached, want 2 (the shorter one dropped)", p.Cached())
 	}
 }
+
+// TestFork copies the partial block of a running cache into another one
+// that shares its full blocks.
+func TestFork(t *testing.T) {
+	p := newTestPool(t, 8)
+	tokens := seq(1, 7)
+	src := p.Arena().NewCache()
+	compute(t, p, src, tokens, 0)
+	p.Index(src, tokens, 7)
+	c := p.Arena().NewCache()
+	if got := p.Match(c, tokens, 6); got != 4 {
+		t.Fatalf("Match found %d positions, want the full block's 4", got)
+	}
+	if p.Fork(c, src, 2) || !p.Fork(c, src, 1) || !p.Fork(c, src, 1) {
+		t.Fatal("Fork of block 2 succeeded or of block 1 failed")
+	}
+	if stored := storedTokens(c, 7); !slices.Equal(stored, tokens) {
+		t.Errorf("the fork holds %v, want %v", stored, tokens)
+	}
+	if len(c.Table()) != 2 || c.Table()[0] != src.Table()[0] || c.Table()[1] == src.Table()[1] || p.Used() != 3 {
+		t.Errorf("tables %v and %v, %d used; want the first block shared, the second copied", c.Table(), src.Table(), p.Used())
+	}
+}
