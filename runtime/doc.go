@@ -11,11 +11,14 @@
 // requests do not stall running streams and all of them share each read
 // of the weights. Sampled tokens are decoded to text and emitted.
 //
-// The KV cache is one budget of blocks (kvcache.Pool). A prompt starts
-// after the longest prefix the cache holds, from finished or running
-// sequences (a chat's earlier turns, the other choices of one request);
-// when blocks run out, the latest admitted sequence goes back to the
-// queue and later computes its tokens again. A cancelled context or an
+// The KV cache is one budget of blocks of BlockSize positions
+// (kvcache.Pool). A prompt starts after the longest prefix the cache
+// holds: the blocks of finished and running sequences are indexed by their
+// tokens (a chat's earlier turns, a shared system prompt), and a sequence
+// starting beside a running one with the same prompt (the other choices of
+// one request) copies its last, partial block. When blocks run out, the
+// latest admitted sequence goes back to the queue and later computes its
+// tokens again. A cancelled context or an
 // error from the emit callback stops the sequence within one step and
 // frees its blocks.
 package runtime
