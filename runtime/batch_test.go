@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mlxrun/mlx/runtime/kvcache"
 )
@@ -100,5 +101,54 @@ func TestBatchedDecodingMatchesSingle(t *testing.T) {
 				t.Errorf("after the streams: %+v", st)
 			}
 		})
+	}
+}
+
+// TestPrefillDoesNotStallDecoding starts a long prompt while another
+// sequence decodes, with a step budget of 16 tokens: the prompt is
+// computed in chunks of 15, and the running sequence gets a token at
+// each of those steps.
+func TestPrefillDoesNotStallDecoding(t *testing.T) {
+	e := loadWith(t, Options{Parallel: 2, Batch: 16}, "gguf", "llama-tiny-Q8_0.gguf")
+	p := greedy(120)
+	p.IgnoreEOS = true
+	var mu sync.Mutex
+	var times []time.Time
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Generate(context.Background(), Request{Prompt: promptOf(8, 1), Params: p}, func(Event) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if times = append(times, time.Now()); len(times) == 1 {
+				close(started)
+			}
+			return nil
+		})
+		done <- err
+	}()
+	<-started
+	begin := time.Now()
+	var first time.Time
+	_, err := e.Generate(context.Background(), Request{Prompt: promptOf(150, 2), Params: greedy(1)}, func(Event) error {
+		first = time.Now()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	during := 0
+	for _, tm := range times {
+		if tm.After(begin) && tm.Before(first) {
+			during++
+		}
+	}
+	// Events reach emit on the caller's goroutine, a little after their
+	// step: half the chunks leave room for that lag.
+	if chunks := (150 + 14) / 15; during < chunks/2 {
+		t.Errorf("%d tokens of the running sequence while a prompt of %d chunks was computed, want at least %d", during, chunks, chunks/2)
 	}
 }
