@@ -15,6 +15,18 @@ type impls struct {
 	axpyF16  func(alpha float32, x []uint16, y []float32)
 	f16ToF32 func(dst []float32, src []uint16)
 	f32ToF16 func(dst []uint16, src []float32)
+	siluMul  func(gate, up []float32)
+	// expShift sets x[i] = e^(x[i]-m) and returns their sum (Softmax).
+	expShift func(x []float32, m float32) float64
+
+	// Attention over a cache block (attn.go); compose builds those that
+	// an architecture file leaves nil.
+	scoresF16 func(dst, q []float32, k []uint16, stride int)
+	scoresF32 func(dst, q []float32, k []float32, stride int)
+	accumF16  func(dst, p []float32, v []uint16, stride int)
+	accumF32  func(dst, p []float32, v []float32, stride int)
+	axpyHalf  func(alpha float32, x, y []uint16)
+	scaleHalf func(y []uint16, s float32)
 
 	// affineGroups sets out[g] to the dot product of group g of a packed
 	// MLX row (bits per value, gsize values per group) with x.
@@ -39,6 +51,8 @@ var (
 func init() {
 	fastImpls.name = "go"
 	initArch(&fastImpls) // per-architecture file
+	refImpls.compose()
+	fastImpls.compose()
 	current.Store(&fastImpls)
 }
 
@@ -71,6 +85,8 @@ func newRefImpls() impls {
 		axpyF16:  axpyF16Ref,
 		f16ToF32: f16ToF32Ref,
 		f32ToF16: f32ToF16Ref,
+		siluMul:  siluMulRef,
+		expShift: expShiftRef,
 
 		affineGroups: affineGroupsRef,
 		quantize: [actPair + 1]func([]byte, []float32){

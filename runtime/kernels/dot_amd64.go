@@ -71,5 +71,6 @@ func initArch(k *impls) {
 		f32ToF16Ref(dst[n:], src[n:])
 	}
 	initQuantAVX2(k)
+	initAttnAVX2(k)
 	initGemm(k)
 }

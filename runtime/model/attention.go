@@ -112,9 +112,9 @@ func (a *attnJob) row(i, h int, scores, qr []float32, half []uint16) {
 	case kc.Type() == kvcache.F16 && a.n < tiledRows:
 		sp.halfAccum(sc, qr, half)
 	case kc.Type() == kvcache.F16:
-		exact(&sp, sc, f16Block, kernels.AxpyF16)
+		exact(&sp, sc, f16Block, kernels.ScoresF16, kernels.AccumF16)
 	default:
-		exact(&sp, sc, f32Block, kernels.Axpy)
+		exact(&sp, sc, f32Block, kernels.ScoresF32, kernels.AccumF32)
 	}
 }
 
@@ -135,50 +135,53 @@ func f32Block(kc *kvcache.Cache, layer, kvh, i int) (k, v []float32) {
 // blockFn returns the keys and values of a cache block.
 type blockFn[T float32 | uint16] func(kc *kvcache.Cache, layer, kvh, i int) (k, v []T)
 
-// scoresOf sets sc[t-start] = scale·(q·K[t]) for the visible positions t,
-// block by block, as HeadDim multiply-adds of q[d] times the transposed
-// key row d of the block.
-func scoresOf[T float32 | uint16](sp *span, q []float32, sc []float32, blk blockFn[T], axpy func(float32, []T, []float32)) {
-	clear(sc)
+// scoresFn and accumFn are the block kernels of one cache type
+// (kernels.ScoresF16, kernels.AccumF16, ...).
+type (
+	scoresFn[T float32 | uint16] func(dst, q []float32, k []T, stride int)
+	accumFn[T float32 | uint16]  func(dst, p []float32, v []T, stride int)
+)
+
+// blocks calls fn for each cache block holding visible positions, with
+// the block's index and its visible positions [lo, hi).
+func (sp *span) blocks(fn func(bi, lo, hi int)) {
 	bs := sp.bs
 	for bi := sp.start / bs; bi <= sp.end/bs; bi++ {
-		lo, hi := max(sp.start, bi*bs), min(sp.end+1, (bi+1)*bs)
-		k, _ := blk(sp.kc, sp.layer, sp.kvh, bi)
-		dst := sc[lo-sp.start : hi-sp.start]
-		for d, x := range q {
-			axpy(x, k[d*bs+lo-bi*bs:d*bs+hi-bi*bs], dst)
-		}
+		fn(bi, max(sp.start, bi*bs), min(sp.end+1, (bi+1)*bs))
 	}
+}
+
+// scoresOf sets sc[t-start] = scale·(q·K[t]) for the visible positions t,
+// one cache block at a time.
+func scoresOf[T float32 | uint16](sp *span, q []float32, sc []float32, blk blockFn[T], scores scoresFn[T]) {
+	sp.blocks(func(bi, lo, hi int) {
+		k, _ := blk(sp.kc, sp.layer, sp.kvh, bi)
+		scores(sc[lo-sp.start:hi-sp.start], q, k[lo-bi*sp.bs:], sp.bs)
+	})
 	kernels.Scale(sc, sp.scale)
 }
 
-// exact is attention in float32 over a cache of float32 (Axpy) or halves
-// (AxpyF16): scores, softmax, weighted sum.
-func exact[T float32 | uint16](sp *span, sc []float32, blk blockFn[T], axpy func(float32, []T, []float32)) {
-	hd := len(sp.q)
-	scoresOf(sp, sp.q, sc, blk, axpy)
+// exact is attention in float32 over a cache of float32 or halves: scores,
+// softmax, weighted sum.
+func exact[T float32 | uint16](sp *span, sc []float32, blk blockFn[T], scores scoresFn[T], accum accumFn[T]) {
+	scoresOf(sp, sp.q, sc, blk, scores)
 	kernels.Softmax(sc)
 	clear(sp.out)
-	bs := sp.bs
-	for bi := sp.start / bs; bi <= sp.end/bs; bi++ {
+	sp.blocks(func(bi, lo, hi int) {
 		_, v := blk(sp.kc, sp.layer, sp.kvh, bi)
-		for t := max(sp.start, bi*bs); t <= min(sp.end, (bi+1)*bs-1); t++ {
-			o := (t-bi*bs)*sp.dim + sp.kvo
-			axpy(sc[t-sp.start], v[o:o+hd], sp.out)
-		}
-	}
+		accum(sp.out, sc[lo-sp.start:hi-sp.start], v[(lo-bi*sp.bs)*sp.dim+sp.kvo:], sp.dim)
+	})
 }
 
 // halfAccum is attention over a half-precision cache as ggml's row-by-row
 // flash attention computes it: the query rounded to halves, an online
 // softmax, and the weighted sum of V kept in halves (rounded after every
 // position), divided by the softmax sum at the end.
-func (sp *span) halfAccum(sc, qr []float32, half []uint16) {
+func (sp *span) halfAccum(sc, qr []float32, acc []uint16) {
 	hd := len(sp.q)
-	kernels.F32ToF16(half, sp.q)
-	kernels.F16ToF32(qr, half)
-	scoresOf(sp, qr, sc, f16Block, kernels.AxpyF16)
-	acc := sp.out
+	kernels.F32ToF16(acc, sp.q)
+	kernels.F16ToF32(qr, acc)
+	scoresOf(sp, qr, sc, f16Block, kernels.ScoresF16)
 	clear(acc)
 	m, sum := float32(math.Inf(-1)), float32(0)
 	bs := sp.bs
@@ -190,22 +193,15 @@ func (sp *span) halfAccum(sc, qr []float32, half []uint16) {
 			if s > m {
 				ms = float32(math.Exp(float64(m - s)))
 				m = s
-				kernels.Scale(acc, ms)
-				roundHalf(acc, half)
+				kernels.ScaleHalf(acc, ms)
 			} else {
 				vs = float32(math.Exp(float64(s - m)))
 			}
 			o := (t-bi*bs)*sp.dim + sp.kvo
-			kernels.AxpyF16(vs, v[o:o+hd], acc)
-			roundHalf(acc, half)
+			kernels.AxpyHalf(vs, v[o:o+hd], acc)
 			sum = sum*ms + vs
 		}
 	}
-	kernels.Scale(acc, 1/sum)
-}
-
-// roundHalf rounds x to half precision in place, through scratch.
-func roundHalf(x []float32, scratch []uint16) {
-	kernels.F32ToF16(scratch, x)
-	kernels.F16ToF32(x, scratch)
+	kernels.F16ToF32(sp.out, acc)
+	kernels.Scale(sp.out, 1/sum)
 }
