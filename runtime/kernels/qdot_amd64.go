@@ -36,6 +36,9 @@ func qdotQ6_K4AVX2(w, x *byte, nb, xstride int, out *float32)
 func quantQ8_0AVX2(dst *byte, src *float32, nb int)
 
 //go:noescape
+func quantPairsAVX2(dst *byte, src *float32, np int)
+
+//go:noescape
 func affineGroups4AVX2(row *byte, x *float32, ngroups, gsize int, out *float32)
 
 // initQuantAVX2 installs the quantized assembly kernels.
@@ -49,5 +52,6 @@ func initQuantAVX2(k *impls) {
 	k.qdot[Q5_K] = qdot1(qdotQ5_KAVX2, q5K)
 	k.qdot[Q6_K] = qdotK4(qdotQ6_K4AVX2, qdotQ6_KAVX2, q6K)
 	k.quantize[actQ8_0] = quantQ8_0(quantQ8_0AVX2)
+	k.quantize[actPair] = quantPairs(quantPairsAVX2)
 	k.affineGroups = affineGroups4(affineGroups4AVX2)
 }

@@ -59,6 +59,21 @@ func quantQ8_0(kern func(dst *byte, src *float32, nb int)) func(dst []byte, src 
 	}
 }
 
+// quantPairs wraps an assembly quantizer of whole pairs of blocks; a last
+// odd block (paired with zeros) goes through the reference.
+func quantPairs(kern func(dst *byte, src *float32, np int)) func(dst []byte, src []float32) {
+	return func(dst []byte, src []float32) {
+		np := len(src) / (2 * qk)
+		if np > 0 {
+			_ = dst[np*pairAct-1]
+			kern(&dst[0], &src[0], np)
+		}
+		if rest := src[np*2*qk:]; len(rest) >= qk {
+			quantizePairsRef(dst[np*pairAct:], rest)
+		}
+	}
+}
+
 // affineGroups4 wraps an assembly kernel of 4-bit MLX group sums; other bit
 // widths use the reference.
 func affineGroups4(kern func(row *byte, x *float32, ngroups, gsize int, out *float32)) func(row []byte, bits int, x []float32, gsize int, out []float32) {

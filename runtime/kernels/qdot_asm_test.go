@@ -52,7 +52,7 @@ func TestQDotKernelsMatchReference(t *testing.T) {
 func TestQuantizeKernelsMatchReference(t *testing.T) {
 	requireFast(t)
 	rng := newRand(24)
-	for _, a := range []actKind{actQ8_0, actQ8_1, actQ8_K} {
+	for _, a := range []actKind{actQ8_0, actQ8_1, actQ8_K, actPair} {
 		for cols := 0; cols <= 1024; cols += 32 {
 			if a == actQ8_K && cols%qkK != 0 {
 				continue
