@@ -98,6 +98,9 @@ func accumWith[T uint16 | float32](axpy func(float32, []T, []float32), dst, p []
 // inFloats runs op on y converted to float32, 64 values at a time (i the
 // offset of buf in y), and converts the result back to halves.
 func inFloats(y []uint16, toF32 func([]float32, []uint16), toF16 func([]uint16, []float32), op func(i int, buf []float32)) {
+	if len(y) == 0 {
+		return // before buf, which escapes: no allocation for the empty tails of the vector kernels
+	}
 	var buf [64]float32
 	for i := 0; i < len(y); i += len(buf) {
 		b := buf[:min(len(buf), len(y)-i)]
