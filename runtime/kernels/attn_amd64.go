@@ -75,7 +75,10 @@ func blockScores[T uint16 | float32](kern func(dst, q *float32, k *T, n, hd, str
 		} else if n > 0 {
 			kern(&dst[0], &q[0], &k[0], n, len(q), stride)
 		}
-		if n < len(dst) && len(q) > 0 && n+8 <= stride && (len(q)-1)*stride+n+8 <= len(k) {
+		if n == len(dst) {
+			return
+		}
+		if len(q) > 0 && n+8 <= stride && (len(q)-1)*stride+n+8 <= len(k) {
 			var buf [8]float32 // a whole vector, of which the tail is kept
 			kern(&buf[0], &q[0], &k[n], 8, len(q), stride)
 			copy(dst[n:], buf[:])

@@ -23,15 +23,13 @@ func (w *Matrix) packedFor(k *impls) bool {
 	return w.packed != nil && k.gemm[w.Type].one != nil
 }
 
-// packedChunk computes output rows [c*rows, (c+1)*rows) (a multiple of
-// groupRows) of a packed matmul for every activation row: activation rows
-// in tiles of four, each against every group of the chunk.
-func (p *Pool) packedChunk(s *workerScratch, c int) {
+// packedChunk computes output rows [r0, r1) (r0 a multiple of groupRows)
+// of a packed matrix for every activation row: activation rows in tiles of
+// four, each against every group of the chunk.
+func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 	j := &p.mm
-	w := j.w
+	w := pt.w
 	g := j.k.gemm[w.Type]
-	r0 := c * j.rows
-	r1 := min(r0+j.rows, w.Rows)
 	np, gb := pairs(w.Cols), w.groupBytes()
 	for i := 0; i < j.n; {
 		m, kern := 1, g.one
@@ -42,12 +40,12 @@ func (p *Pool) packedChunk(s *workerScratch, c int) {
 		for r := r0; r < r1; r += groupRows {
 			wg := &w.packed[r/groupRows*gb]
 			if r+groupRows <= w.Rows {
-				kern(wg, x, np, j.xstride, &j.out[i*w.Rows+r], w.Rows)
+				kern(wg, x, np, j.xstride, &pt.out[i*w.Rows+r], w.Rows)
 				continue
 			}
 			kern(wg, x, np, j.xstride, &s.tile[0], groupRows)
 			for t := range m {
-				copy(j.out[(i+t)*w.Rows+r:(i+t+1)*w.Rows], s.tile[t*groupRows:])
+				copy(pt.out[(i+t)*w.Rows+r:(i+t+1)*w.Rows], s.tile[t*groupRows:])
 			}
 		}
 		i += m

@@ -2,19 +2,33 @@ package kernels
 
 import "fmt"
 
-// matmulJob is the matmul under way in a Pool.
+// maxParts is the most weight matrices one MatMuls call computes together.
+const maxParts = 4
+
+// mmPart is one weight matrix of the matmul under way: its output, its
+// rows per chunk and the index of its first chunk.
+type mmPart struct {
+	w      *Matrix
+	out    []float32
+	rows   int
+	first  int
+	packed bool // the packed tile kernels compute it
+}
+
+// matmulJob is the matmul under way in a Pool: one or more weight matrices
+// of the same input.
 type matmulJob struct {
-	w       *Matrix
+	parts   [maxParts]mmPart
+	nparts  int
 	x       []float32
 	n       int
-	out     []float32
-	rows    int // output rows per chunk
+	cols    int
 	xq      []byte
 	xstride int       // bytes per quantized activation row
 	xsum    []float32 // MLXAffine: per-group sums of each activation row
+	gsize   int       // MLXAffine group size
 	k       *impls
 	act     actKind // the form of the activations
-	packed  bool    // the packed tile kernels compute it
 }
 
 // workerScratch is a worker's private memory, grown as needed.
@@ -34,28 +48,70 @@ type workerScratch struct {
 // BF16 and MLXAffine use the float32 activations. It does not allocate once
 // its scratch space has grown to the largest call.
 func (p *Pool) MatMul(w *Matrix, x []float32, n int, out []float32) {
-	if n <= 0 {
+	p.MatMuls([]*Matrix{w}, x, n, [][]float32{out})
+}
+
+// MatMuls computes outs[j] = MatMul(ws[j], x) for weight matrices that share
+// their input, such as the query, key and value projections, or the gate
+// and up ones: the activations are quantized once and all the products are
+// split across the pool together. Matrices whose activations take
+// different forms are computed one after the other. At most four.
+func (p *Pool) MatMuls(ws []*Matrix, x []float32, n int, outs [][]float32) {
+	if len(ws) != len(outs) || len(ws) > maxParts {
+		panic(fmt.Sprintf("kernels: MatMuls of %d matrices with %d outputs (at most %d)", len(ws), len(outs), maxParts))
+	}
+	if n <= 0 || len(ws) == 0 {
 		return
 	}
-	if len(x) < n*w.Cols || len(out) < n*w.Rows {
-		panic(fmt.Sprintf("kernels: MatMul %v %d×%d with n=%d: len(x)=%d, len(out)=%d too short", w.Type, w.Rows, w.Cols, n, len(x), len(out)))
+	for i, w := range ws {
+		if len(x) < n*w.Cols || len(outs[i]) < n*w.Rows {
+			panic(fmt.Sprintf("kernels: MatMul %v %d×%d with n=%d: len(x)=%d, len(out)=%d too short", w.Type, w.Rows, w.Cols, n, len(x), len(outs[i])))
+		}
+	}
+	k := impl()
+	if !shareInput(ws, k) {
+		for i := range ws {
+			p.MatMuls(ws[i:i+1], x, n, outs[i:i+1])
+		}
+		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	k := impl()
 	j := &p.mm
-	*j = matmulJob{w: w, x: x, n: n, out: out, k: k, xq: j.xq, xsum: j.xsum, act: w.Type.act()}
-	if w.packedFor(k) {
-		j.act, j.packed = actPair, true
+	*j = matmulJob{x: x, n: n, cols: ws[0].Cols, k: k, xq: j.xq, xsum: j.xsum, act: ws[0].actFor(k), gsize: ws[0].GroupSize, nparts: len(ws)}
+	chunks := 0
+	for i, w := range ws {
+		pt := &j.parts[i]
+		*pt = mmPart{w: w, out: outs[i], rows: chunkRows(w.Rows, p.threads), first: chunks, packed: w.packedFor(k)}
+		if pt.packed {
+			pt.rows = (pt.rows + groupRows - 1) / groupRows * groupRows
+		}
+		chunks += (w.Rows + pt.rows - 1) / pt.rows
 	}
 	p.prepare(j)
-	j.rows = chunkRows(w.Rows, p.threads)
-	if j.packed {
-		j.rows = (j.rows + groupRows - 1) / groupRows * groupRows
-	}
 	p.kind = jobMatMul
-	p.run(int64((w.Rows + j.rows - 1) / j.rows))
-	j.w, j.x, j.out = nil, nil, nil
+	p.run(int64(chunks))
+	j.parts = [maxParts]mmPart{}
+	j.x = nil
+}
+
+// shareInput reports whether the matrices can be computed in one job: the
+// same columns and the same form of activations (and MLX group size).
+func shareInput(ws []*Matrix, k *impls) bool {
+	for _, w := range ws[1:] {
+		if w.Cols != ws[0].Cols || w.actFor(k) != ws[0].actFor(k) || (w.Type == MLXAffine) != (ws[0].Type == MLXAffine) || w.GroupSize != ws[0].GroupSize {
+			return false
+		}
+	}
+	return true
+}
+
+// actFor returns the form the activations of w take with kernels k.
+func (w *Matrix) actFor(k *impls) actKind {
+	if w.packedFor(k) {
+		return actPair
+	}
+	return w.Type.act()
 }
 
 // chunkRows picks the rows per chunk: about eight chunks per thread for load
@@ -69,20 +125,19 @@ func chunkRows(rows, threads int) int {
 // prepare quantizes the activations (or sums their groups) once per call,
 // one activation row per chunk across the pool.
 func (p *Pool) prepare(j *matmulJob) {
-	w := j.w
 	if a := j.act; a != actF32 {
-		j.xstride = a.rowBytes(w.Cols)
+		j.xstride = a.rowBytes(j.cols)
 		j.xq = grow(j.xq, j.n*j.xstride)
 		p.kind = jobQuantize
 		p.run(int64(j.n))
 		return
 	}
-	if w.Type == MLXAffine {
-		groups := w.Cols / w.GroupSize
+	if j.parts[0].w.Type == MLXAffine {
+		groups := j.cols / j.gsize
 		j.xsum = grow(j.xsum, j.n*groups)
 		for i := range j.n * groups {
 			var s float32
-			for _, v := range j.x[i*w.GroupSize : (i+1)*w.GroupSize] {
+			for _, v := range j.x[i*j.gsize : (i+1)*j.gsize] {
 				s += v
 			}
 			j.xsum[i] = s
@@ -93,8 +148,7 @@ func (p *Pool) prepare(j *matmulJob) {
 // quantizeRow quantizes activation row i of the matmul under way.
 func (p *Pool) quantizeRow(i int) {
 	j := &p.mm
-	cols := j.w.Cols
-	j.k.quantize[j.act](j.xq[i*j.xstride:(i+1)*j.xstride], j.x[i*cols:(i+1)*cols])
+	j.k.quantize[j.act](j.xq[i*j.xstride:(i+1)*j.xstride], j.x[i*j.cols:(i+1)*j.cols])
 }
 
 func grow[T any](s []T, n int) []T {
@@ -104,14 +158,24 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// matmulChunk computes output rows [c*rows, (c+1)*rows) for every activation row.
+// matmulChunk computes chunk c of the matmul under way: output rows
+// [c'*rows, (c'+1)*rows) of the part it falls in (c' counted from the part's
+// first chunk), for every activation row.
 func (p *Pool) matmulChunk(s *workerScratch, c int) {
 	j := &p.mm
-	w := j.w
-	r0 := c * j.rows
-	r1 := min(r0+j.rows, w.Rows)
-	if j.packed {
-		p.packedChunk(s, c)
+	pt := &j.parts[0]
+	for i := j.nparts - 1; i > 0; i-- {
+		if c >= j.parts[i].first {
+			pt = &j.parts[i]
+			break
+		}
+	}
+	c -= pt.first
+	w := pt.w
+	r0 := c * pt.rows
+	r1 := min(r0+pt.rows, w.Rows)
+	if pt.packed {
+		p.packedChunk(s, pt, r0, r1)
 		return
 	}
 	if qd := j.k.qdot[w.Type]; qd != nil {
@@ -121,21 +185,21 @@ func (p *Pool) matmulChunk(s *workerScratch, c int) {
 			for r := r0; r < r1; r++ {
 				qd(w.rowData(r), j.xq[i*j.xstride:], j.xstride, res)
 				for t, v := range res {
-					j.out[(i+t)*w.Rows+r] = v
+					pt.out[(i+t)*w.Rows+r] = v
 				}
 			}
 		}
 		return
 	}
 	for r := r0; r < r1; r++ {
-		p.floatRow(s, r)
+		p.floatRow(s, pt, r)
 	}
 }
 
 // floatRow computes output row r of a float or MLX weight matrix.
-func (p *Pool) floatRow(s *workerScratch, r int) {
+func (p *Pool) floatRow(s *workerScratch, pt *mmPart, r int) {
 	j := &p.mm
-	w := j.w
+	w := pt.w
 	cols := w.Cols
 	switch {
 	case w.Type == MLXAffine:
@@ -145,14 +209,14 @@ func (p *Pool) floatRow(s *workerScratch, r int) {
 		row := w.rowData(r)
 		for i := range j.n {
 			j.k.affineGroups(row, w.Bits, j.x[i*cols:(i+1)*cols], w.GroupSize, s.gs)
-			j.out[i*w.Rows+r] = affineCombine(s.gs, s.sc, s.bi, j.xsum[i*groups:(i+1)*groups])
+			pt.out[i*w.Rows+r] = affineCombine(s.gs, s.sc, s.bi, j.xsum[i*groups:(i+1)*groups])
 		}
 		return
 	case w.Type == F16 && j.n == 1:
-		j.out[r] = j.k.dotF16(asU16(w.rowData(r)), j.x[:cols])
+		pt.out[r] = j.k.dotF16(asU16(w.rowData(r)), j.x[:cols])
 		return
 	case w.Type == BF16 && j.n == 1:
-		j.out[r] = j.k.dotBF16(asU16(w.rowData(r)), j.x[:cols])
+		pt.out[r] = j.k.dotBF16(asU16(w.rowData(r)), j.x[:cols])
 		return
 	}
 	var wr []float32
@@ -171,6 +235,6 @@ func (p *Pool) floatRow(s *workerScratch, r int) {
 		}
 	}
 	for i := range j.n {
-		j.out[i*w.Rows+r] = j.k.dot(wr, j.x[i*cols:(i+1)*cols])
+		pt.out[i*w.Rows+r] = j.k.dot(wr, j.x[i*cols:(i+1)*cols])
 	}
 }

@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 // benchShapes are matvec shapes of a small model (SmolLM2-135M: hidden 576,
@@ -79,4 +80,24 @@ func BenchmarkQuantize(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkParallelAfterGap is one pool operation after 20µs of work on the
+// calling goroutine alone, as between the matmuls of a decode step: it
+// shows how long idle workers take to join.
+func BenchmarkParallelAfterGap(b *testing.B) {
+	p := NewPool(PhysicalCores())
+	defer p.Close()
+	var sink [64]float32
+	fn := func(i int) { sink[i]++ }
+	b.ReportAllocs()
+	var busy time.Duration
+	for range b.N {
+		t := time.Now()
+		for time.Since(t) < 20*time.Microsecond {
+		}
+		busy += time.Since(t)
+		p.Parallel(64, fn)
+	}
+	b.ReportMetric(float64(b.Elapsed()-busy)/float64(b.N), "ns/op-excl-gap")
 }

@@ -83,3 +83,45 @@ func TestMatMulAfterClose(t *testing.T) {
 	p.MatMul(w, x, 1, out)
 	checkMatMul(t, w, dequantMatrix(w), x, 1, out, matmulBound(Q8_0))
 }
+
+// TestMatMulsMatchesMatMul checks that matrices computed together (one
+// quantization of the shared input, one pass of the pool) give the same
+// bits as one MatMul each, for sets that share the form of their
+// activations and sets that do not.
+func TestMatMulsMatchesMatMul(t *testing.T) {
+	rng := newRand(8)
+	sets := [][]DType{
+		{Q4_0, Q4_0, Q4_0},
+		{Q4_0, Q8_0},
+		{Q4_K, Q6_K, Q4_K},
+		{Q8_0, F16},
+		{MLXAffine, MLXAffine},
+		{F32, BF16, F16},
+	}
+	for _, set := range sets {
+		for _, n := range []int{1, 5} {
+			t.Run(fmt.Sprintf("%v/n=%d", set, n), func(t *testing.T) {
+				cols := 512
+				x := randFloats(rng, n*cols, 1)
+				var ws []*Matrix
+				var outs [][]float32
+				for i, typ := range set {
+					ws = append(ws, randomMatrix(t, rng, typ, 24+13*i, cols))
+					outs = append(outs, make([]float32, n*ws[i].Rows))
+				}
+				p := NewPool(3)
+				defer p.Close()
+				p.MatMuls(ws, x, n, outs)
+				for i, w := range ws {
+					want := make([]float32, n*w.Rows)
+					p.MatMul(w, x, n, want)
+					for k := range want {
+						if math.Float32bits(outs[i][k]) != math.Float32bits(want[k]) {
+							t.Fatalf("matrix %d (%v) out[%d] = %v together, %v alone", i, w.Type, k, outs[i][k], want[k])
+						}
+					}
+				}
+			})
+		}
+	}
+}

@@ -39,9 +39,8 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 func (s *State) layer(li int, b *Batch, n int) {
 	l := &s.m.Layers[li]
 	s.rows(stepAttnNorm, li, b, n)
-	s.pool.MatMul(l.Q, s.xn, n, s.q)
-	s.pool.MatMul(l.K, s.xn, n, s.k)
-	s.pool.MatMul(l.V, s.xn, n, s.v)
+	qkv := [...]*kernels.Matrix{l.Q, l.K, l.V}
+	s.pool.MatMuls(qkv[:], s.xn, n, [][]float32{s.q, s.k, s.v})
 	s.rows(stepQKV, li, b, n)
 	if li == len(s.m.Layers)-1 && len(b.Out) < n {
 		s.attn.run(b, li, n, b.Out)
@@ -52,8 +51,8 @@ func (s *State) layer(li int, b *Batch, n int) {
 	}
 	s.pool.MatMul(l.O, s.att, n, s.xn)
 	s.rows(stepFFNNorm, li, b, n)
-	s.pool.MatMul(l.Gate, s.xn, n, s.gate)
-	s.pool.MatMul(l.Up, s.xn, n, s.up)
+	gateUp := [...]*kernels.Matrix{l.Gate, l.Up}
+	s.pool.MatMuls(gateUp[:], s.xn, n, [][]float32{s.gate, s.up})
 	s.rows(stepSiLU, li, b, n)
 	s.pool.MatMul(l.Down, s.gate, n, s.xn)
 	s.rows(stepResidual, li, b, n)
