@@ -44,8 +44,11 @@ func TestCancellation(t *testing.T) {
 			if !errors.Is(err, tt.wantErr) || res.Finish != FinishCancelled {
 				t.Fatalf("err %v, finish %q; want %v, cancelled", err, res.Finish, tt.wantErr)
 			}
-			if emitted != 3 || res.Usage.Completion > 4 {
-				t.Errorf("%d events emitted, %d tokens generated; want 3 and at most one more step", emitted, res.Usage.Completion)
+			// Events reach emit in batches, so the scheduler may already be
+			// a step or two past the event that cancels; after it sees the
+			// cancellation it runs at most one more step.
+			if emitted != 3 || res.Usage.Completion > 6 {
+				t.Errorf("%d events emitted, %d tokens generated; want 3 and at most three more steps", emitted, res.Usage.Completion)
 			}
 			ids, _, _, res := collect(t, e, Request{Prompt: c.PromptIDs, Params: greedy(5)})
 			if !slices.Equal(ids, c.GeneratedIDs[:5]) || res.Finish != FinishLength {
