@@ -66,7 +66,9 @@ func TestBatchedDecodingMatchesSingle(t *testing.T) {
 		tol  float64
 	}{
 		{"f32 cache", kvcache.F32, 1e-4},
-		{"f16 cache", kvcache.F16, 1e-2},
+		// Alone, a sequence's attention over halves accumulates in halves
+		// as llama.cpp's does; batched with others, in float32.
+		{"f16 cache", kvcache.F16, 0.03},
 	}
 	cases := readReference(t, "llama-tiny-F32.json", "f32kv-nofa")
 	var reqs []Request

@@ -1,6 +1,9 @@
 package kernels
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Kernels of attention over a KV cache block: keys stored transposed (row d
 // holds dimension d of every position of the block), values by position.
@@ -44,6 +47,25 @@ func AxpyHalf(alpha float32, x, y []uint16) {
 // ScaleHalf sets y[i] to the half nearest f32(y[i])·s.
 func ScaleHalf(y []uint16, s float32) { impl().scaleHalf(y, s) }
 
+// AccumHalf runs AxpyHalf(p[t], v[t*stride:], acc) for t < len(p) in order:
+// a half-precision accumulator, rounded after every position, as ggml's
+// flash attention keeps its sum of values. It panics if len(acc) > stride
+// or v is too short.
+func AccumHalf(acc []uint16, p []float32, v []uint16, stride int) {
+	checkBlock("AccumHalf", len(acc), len(p), len(v), stride)
+	impl().accumHalf(acc, p, v, stride)
+}
+
+// Exp sets x[i] = e^x[i]. The assembly is within about 2e-7 relative
+// error for x in [-86.5, 88]; below it gives 0, above e^88.
+func Exp(x []float32) { impl().exp(x) }
+
+func expRef(x []float32) {
+	for i, v := range x {
+		x[i] = float32(math.Exp(float64(v)))
+	}
+}
+
 // checkBlock panics unless n outputs over m rows of stride fit in size.
 func checkBlock(op string, n, m, size, stride int) {
 	if n > stride || (m > 0 && n > 0 && (m-1)*stride+n > size) {
@@ -71,6 +93,14 @@ func (k *impls) compose() {
 	if k.axpyHalf == nil {
 		k.axpyHalf = func(alpha float32, x, y []uint16) {
 			inFloats(y, toF32, toF16, func(i int, buf []float32) { axpyF16(alpha, x[i:i+len(buf)], buf) })
+		}
+	}
+	if k.accumHalf == nil {
+		axpyHalf := k.axpyHalf
+		k.accumHalf = func(acc []uint16, p []float32, v []uint16, stride int) {
+			for t, x := range p {
+				axpyHalf(x, v[t*stride:t*stride+len(acc)], acc)
+			}
 		}
 	}
 	if k.scaleHalf == nil {

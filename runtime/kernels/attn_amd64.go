@@ -18,6 +18,12 @@ func accumF32AVX2(dst, p *float32, v *float32, n, m, stride int)
 func axpyHalfAVX2(alpha float32, x, y *uint16, n int)
 
 //go:noescape
+func accumHalfAVX2(acc *uint16, p *float32, v *uint16, n, m, stride int)
+
+//go:noescape
+func expAVX2(x *float32, n int)
+
+//go:noescape
 func scaleHalfAVX2(y *uint16, s float32, n int)
 
 //go:noescape
@@ -54,6 +60,27 @@ func initAttnAVX2(k *impls) {
 			axpyHalfAVX2(alpha, &x[0], &y[0], n)
 		}
 		inFloats(y[n:], f16ToF32Ref, f32ToF16Ref, func(i int, buf []float32) { axpyF16Ref(alpha, x[n+i:n+i+len(buf)], buf) })
+	}
+	k.accumHalf = func(acc []uint16, p []float32, v []uint16, stride int) {
+		if len(p) == 0 {
+			return
+		}
+		n := len(acc) &^ 7
+		if n > 0 {
+			accumHalfAVX2(&acc[0], &p[0], &v[0], n, len(p), stride)
+		}
+		if n < len(acc) {
+			for t, x := range p {
+				k.axpyHalf(x, v[t*stride+n:t*stride+len(acc)], acc[n:])
+			}
+		}
+	}
+	k.exp = func(x []float32) {
+		n := len(x) &^ 7
+		if n > 0 {
+			expAVX2(&x[0], n)
+		}
+		expRef(x[n:])
 	}
 	k.scaleHalf = func(y []uint16, s float32) {
 		n := len(y) &^ 7

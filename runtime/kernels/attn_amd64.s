@@ -287,3 +287,88 @@ sh8:
 shdone:
 	VZEROUPPER
 	RET
+
+// HSTEP adds P·(8 values at M) to the half-rounded accumulator A: an FMA,
+// then a round trip through half precision (XA is A's low half).
+#define HSTEP(M, A, XA) \
+	VCVTPH2PS M, Y9 \
+	VFMADD231PS Y9, Y8, A \
+	VCVTPS2PH $0, A, XA \
+	VCVTPH2PS XA, A
+
+// func accumHalfAVX2(acc *uint16, p *float32, v *uint16, n, m, stride int)
+// For t < m: acc = half(acc + p[t]·v[t*stride:]), n (a multiple of 8) halves.
+TEXT ·accumHalfAVX2(SB), NOSPLIT, $0-48
+	MOVQ acc+0(FP), DI
+	MOVQ v+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ m+32(FP), R8
+	MOVQ stride+40(FP), R9
+	SHLQ $1, R9
+
+ach64:
+	CMPQ CX, $64
+	JL   ach8
+	VCVTPH2PS (DI), Y0
+	VCVTPH2PS 16(DI), Y1
+	VCVTPH2PS 32(DI), Y2
+	VCVTPH2PS 48(DI), Y3
+	VCVTPH2PS 64(DI), Y4
+	VCVTPH2PS 80(DI), Y5
+	VCVTPH2PS 96(DI), Y6
+	VCVTPH2PS 112(DI), Y7
+	MOVQ p+8(FP), SI
+	MOVQ DX, R11
+	MOVQ R8, BX
+
+ach64t:
+	VBROADCASTSS (SI), Y8
+	HSTEP((R11), Y0, X0)
+	HSTEP(16(R11), Y1, X1)
+	HSTEP(32(R11), Y2, X2)
+	HSTEP(48(R11), Y3, X3)
+	HSTEP(64(R11), Y4, X4)
+	HSTEP(80(R11), Y5, X5)
+	HSTEP(96(R11), Y6, X6)
+	HSTEP(112(R11), Y7, X7)
+	ADDQ $4, SI
+	ADDQ R9, R11
+	DECQ BX
+	JNZ  ach64t
+	VCVTPS2PH $0, Y0, (DI)
+	VCVTPS2PH $0, Y1, 16(DI)
+	VCVTPS2PH $0, Y2, 32(DI)
+	VCVTPS2PH $0, Y3, 48(DI)
+	VCVTPS2PH $0, Y4, 64(DI)
+	VCVTPS2PH $0, Y5, 80(DI)
+	VCVTPS2PH $0, Y6, 96(DI)
+	VCVTPS2PH $0, Y7, 112(DI)
+	ADDQ $128, DI
+	ADDQ $128, DX
+	SUBQ $64, CX
+	JMP  ach64
+
+ach8:
+	CMPQ CX, $8
+	JL   achdone
+	VCVTPH2PS (DI), Y0
+	MOVQ p+8(FP), SI
+	MOVQ DX, R11
+	MOVQ R8, BX
+
+ach8t:
+	VBROADCASTSS (SI), Y8
+	HSTEP((R11), Y0, X0)
+	ADDQ $4, SI
+	ADDQ R9, R11
+	DECQ BX
+	JNZ  ach8t
+	VCVTPS2PH $0, Y0, (DI)
+	ADDQ $16, DI
+	ADDQ $16, DX
+	SUBQ $8, CX
+	JMP  ach8
+
+achdone:
+	VZEROUPPER
+	RET

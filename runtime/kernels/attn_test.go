@@ -107,3 +107,34 @@ func TestHalfAccumulatorKernels(t *testing.T) {
 		}
 	}
 }
+
+// TestAccumHalfMatchesAxpyHalf checks that the block kernel gives the same
+// bits as one AxpyHalf per position, with guard values after acc.
+func TestAccumHalfMatchesAxpyHalf(t *testing.T) {
+	rng := newRand(43)
+	for _, c := range blockCases() {
+		size := max(0, (c.m-1)*c.stride+c.n)
+		v := make([]uint16, size)
+		for i := range v {
+			v[i] = f32ToF16(float32(rng.NormFloat64()))
+		}
+		p := randFloats(rng, c.m, 0.3)
+		got := make([]uint16, c.n+guard)
+		for i := range got {
+			got[i] = 0x7e55
+		}
+		for i := range c.n {
+			got[i] = f32ToF16(float32(rng.NormFloat64()))
+		}
+		want := append([]uint16(nil), got[:c.n]...)
+		AccumHalf(got[:c.n], p, v, c.stride)
+		for tt, x := range p {
+			AxpyHalf(x, v[tt*c.stride:], want)
+		}
+		for i, h := range got {
+			if (i < c.n && h != want[i]) || (i >= c.n && h != 0x7e55) {
+				t.Fatalf("n=%d m=%d: element %d = %#x, want %#x", c.n, c.m, i, h, append(want, 0x7e55)[min(i, c.n)])
+			}
+		}
+	}
+}

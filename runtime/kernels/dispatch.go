@@ -16,6 +16,7 @@ type impls struct {
 	f16ToF32 func(dst []float32, src []uint16)
 	f32ToF16 func(dst []uint16, src []float32)
 	siluMul  func(gate, up []float32)
+	exp      func(x []float32)
 	// expShift sets x[i] = e^(x[i]-m) and returns their sum (Softmax).
 	expShift func(x []float32, m float32) float64
 
@@ -26,6 +27,7 @@ type impls struct {
 	accumF16  func(dst, p []float32, v []uint16, stride int)
 	accumF32  func(dst, p []float32, v []float32, stride int)
 	axpyHalf  func(alpha float32, x, y []uint16)
+	accumHalf func(acc []uint16, p []float32, v []uint16, stride int)
 	scaleHalf func(y []uint16, s float32)
 
 	// affineGroups sets out[g] to the dot product of group g of a packed
@@ -86,6 +88,7 @@ func newRefImpls() impls {
 		f16ToF32: f16ToF32Ref,
 		f32ToF16: f32ToF16Ref,
 		siluMul:  siluMulRef,
+		exp:      expRef,
 		expShift: expShiftRef,
 
 		affineGroups: affineGroupsRef,

@@ -117,3 +117,23 @@ sm8:
 smdone:
 	VZEROUPPER
 	RET
+
+// func expAVX2(x *float32, n int)
+// x[i] = exp(x[i]) for n (a multiple of 8) values.
+TEXT ·expAVX2(SB), NOSPLIT, $0-16
+	MOVQ x+0(FP), DI
+	MOVQ n+8(FP), CX
+
+ex8:
+	CMPQ CX, $8
+	JL   exdone
+	VMOVUPS (DI), Y0
+	EXP
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  ex8
+
+exdone:
+	VZEROUPPER
+	RET

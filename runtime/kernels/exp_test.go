@@ -52,6 +52,19 @@ func TestExpKernelsMatchReference(t *testing.T) {
 				t.Fatalf("n=%d: sum %v, want %v (guard %v)", n, sum, wantSum, got[n])
 			}
 
+			e := append(append([]float32(nil), x...), guardF32)
+			fastImpls.exp(e[:n])
+			wantE := append([]float32(nil), x...)
+			expRef(wantE)
+			for i := range wantE {
+				if inRange(wantE[i]) && !closeTo(float64(e[i]), float64(wantE[i]), float64(wantE[i]), 1e-6) {
+					t.Fatalf("exp(%v) = %v, want %v", x[i], e[i], wantE[i])
+				}
+			}
+			if math.Float32bits(e[n]) != math.Float32bits(guardF32) {
+				t.Fatalf("n=%d: Exp wrote past the end", n)
+			}
+
 			up := randFloats(newRand(uint64(n)), n, 1)
 			gs := append(append([]float32(nil), x...), guardF32)
 			fastImpls.siluMul(gs[:n], up)
