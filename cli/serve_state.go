@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -112,12 +113,16 @@ func runningServers() ([]serverRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	entries, err := os.ReadDir(dir) // not Glob: the directory may hold glob characters
 	if err != nil {
 		return nil, err
 	}
 	var out []serverRecord
-	for _, p := range paths {
+	for _, ent := range entries {
+		if ent.IsDir() || !strings.HasSuffix(ent.Name(), ".json") {
+			continue
+		}
+		p := filepath.Join(dir, ent.Name())
 		r, err := readRecord(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
