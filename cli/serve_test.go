@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -66,7 +67,16 @@ func TestWithoutDetach(t *testing.T) {
 }
 
 func TestRecords(t *testing.T) {
-	t.Setenv("MLX_HOME", t.TempDir())
+	for _, home := range []string{"plain", "glob [x]*?"} {
+		t.Run(home, func(t *testing.T) {
+			t.Setenv("MLX_HOME", filepath.Join(t.TempDir(), home))
+			testRecords(t)
+		})
+	}
+}
+
+func testRecords(t *testing.T) {
+	t.Helper()
 	dir, err := serveDir()
 	if err != nil {
 		t.Fatal(err)
