@@ -35,7 +35,7 @@ type impls struct {
 	affineGroups func(row []byte, bits int, x []float32, gsize int, out []float32)
 
 	// quantize converts one activation row to its 8-bit block form.
-	quantize [actPair + 1]func(dst []byte, src []float32)
+	quantize [actQ8_KP + 1]func(dst []byte, src []float32)
 	// qdot holds, per weight format, the dot products of one weight row with
 	// len(out) ≤ 4 quantized activation rows spaced xstride bytes apart.
 	qdot [MLXAffine + 1]func(w, x []byte, xstride int, out []float32)
@@ -52,7 +52,8 @@ var (
 
 func init() {
 	fastImpls.name = "go"
-	initArch(&fastImpls) // per-architecture file
+	initArch(&fastImpls)  // per-architecture file
+	initGemmK(&fastImpls) // packk_*.go
 	refImpls.compose()
 	fastImpls.compose()
 	current.Store(&fastImpls)
@@ -92,11 +93,12 @@ func newRefImpls() impls {
 		expShift: expShiftRef,
 
 		affineGroups: affineGroupsRef,
-		quantize: [actPair + 1]func([]byte, []float32){
-			actQ8_0: quantizeQ8_0Ref,
-			actQ8_1: quantizeQ8_1Ref,
-			actQ8_K: quantizeQ8_KRef,
-			actPair: quantizePairsRef,
+		quantize: [actQ8_KP + 1]func([]byte, []float32){
+			actQ8_0:  quantizeQ8_0Ref,
+			actQ8_1:  quantizeQ8_1Ref,
+			actQ8_K:  quantizeQ8_KRef,
+			actPair:  quantizePairsRef,
+			actQ8_KP: quantizeKPRef,
 		},
 		qdot: [MLXAffine + 1]func(w, x []byte, xstride int, out []float32){
 			Q8_0: qdotQ8_0Ref,

@@ -109,7 +109,7 @@ func shareInput(ws []*Matrix, k *impls) bool {
 // actFor returns the form the activations of w take with kernels k.
 func (w *Matrix) actFor(k *impls) actKind {
 	if w.packedFor(k) {
-		return actPair
+		return packedAct(w.Type)
 	}
 	return w.Type.act()
 }

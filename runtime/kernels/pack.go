@@ -41,11 +41,18 @@ func pairs(cols int) int { return (cols/qk + 1) / 2 }
 
 // groupBytes returns the bytes of one packed group of m.
 func (m *Matrix) groupBytes() int {
+	if kb := kGroupBytes(m.Type); kb > 0 {
+		return m.Cols / qkK * kb
+	}
 	return pairs(m.Cols) * (pairScale + groupRows*packRowBytes(m.Type))
 }
 
 // pack builds m.packed from m.Data.
 func (m *Matrix) pack() {
+	if kGroupBytes(m.Type) > 0 {
+		m.packK()
+		return
+	}
 	groups := (m.Rows + groupRows - 1) / groupRows
 	gb, rb := m.groupBytes(), packRowBytes(m.Type)
 	m.packed = make([]byte, groups*gb)

@@ -1,0 +1,167 @@
+package kernels
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// The packed layout of Q4_K and Q6_K weights for the K-quant tile kernels,
+// made once by NewMatrix when the CPU has them, and the activation form
+// those kernels read (actQ8_KP).
+//
+// Activations are ggml's Q8_K blocks (one float scale per 256 values) with
+// the values reordered so that the 4-byte lane j of every 32-byte vector
+// belongs to 16-value sub-block 2j (vectors 0–3) or 2j+1 (vectors 4–7):
+// integer dot products then leave, lane by lane, the sum of one sub-block,
+// and the sub-block scales are applied once per super-block, not per
+// vector. Each super-block of an activation row takes kpAct bytes:
+//
+//	0:   256 int8 values, vector v lane j byte i = value kpPos(v, j, i)
+//	256: 8 int32: −32 × the sum of sub-block 2j (Q6_K's offset of 32)
+//	288: 8 int32: −32 × the sum of sub-block 2j+1
+//	320: 8 float32: d × the sum of 32-value sub-block j (Q4_K's mins)
+//	352: d eight times
+//
+// Weights go in groups of four rows (the last padded with zero rows); for
+// every super-block a group holds (rows r = 0–3):
+//
+//	Q4_K: 0: float32 d[4]; 16: float32 dmin[4]; 32: per row the eight 6-bit
+//	      scales then the eight mins, one byte each; 96: per row 128 bytes,
+//	      vector t (32 bytes) with the values of activation vector 2t in
+//	      its low nibbles and those of 2t+1 in its high nibbles.
+//	Q6_K: 0: float32 d[4]; 16: per row the int8 scales of the even
+//	      sub-blocks then those of the odd ones; 80: per row 128 bytes of
+//	      low nibbles as for Q4_K, then 64 bytes of high bit pairs: bits
+//	      2k, 2k+1 of vector u hold those of activation vector 4u+k.
+//
+// Weight values are unsigned (Q6_K's stored 0–63) so that VPDPBUSD
+// multiplies them with the signed activations.
+
+const (
+	kpAct     = 384 // bytes of one activation super-block (actQ8_KP)
+	kq4Group  = 96 + groupRows*128
+	kq6Group  = 80 + groupRows*192
+	kpVectors = 8 // 32-byte vectors of values per super-block
+)
+
+// kpPos returns the index in the super-block of the activation value at
+// byte i of lane j of vector v.
+func kpPos(v, j, i int) int { return 32*j + 16*(v>>2) + 4*(v&3) + i }
+
+// kGroupBytes returns the bytes of one super-block of a packed group of a
+// K-quant type, 0 for the other types.
+func kGroupBytes(t DType) int {
+	switch t {
+	case Q4_K:
+		return kq4Group
+	case Q6_K:
+		return kq6Group
+	}
+	return 0
+}
+
+// packedAct returns the activation form of the packed kernels of type t.
+func packedAct(t DType) actKind {
+	if kGroupBytes(t) > 0 {
+		return actQ8_KP
+	}
+	return actPair
+}
+
+// packK builds m.packed from m.Data for Q4_K and Q6_K.
+func (m *Matrix) packK() {
+	groups := (m.Rows + groupRows - 1) / groupRows
+	gb, sb := m.groupBytes(), kGroupBytes(m.Type)
+	m.packed = make([]byte, groups*gb)
+	nsb := m.Cols / qkK
+	wb := m.Type.blockBytes()
+	var q [qkK]int8
+	var sc, mn [16]int32
+	for r := range m.Rows {
+		row := m.rowData(r)
+		for s := range nsb {
+			dst := m.packed[r/groupRows*gb+s*sb:][:sb]
+			blk := row[s*wb : (s+1)*wb]
+			if m.Type == Q4_K {
+				d, dmin := decodeQ4_K(blk, &q, &sc, &mn)
+				packQ4_K(dst, r%groupRows, d, dmin, &q, &sc, &mn)
+			} else {
+				d, _ := decodeQ6_K(blk, &q, &sc, &mn)
+				packQ6_K(dst, r%groupRows, d, &q, &sc)
+			}
+		}
+	}
+}
+
+// packQ4_K places one decoded super-block as row r of a packed group.
+func packQ4_K(dst []byte, r int, d, dmin float32, q *[qkK]int8, sc, mn *[16]int32) {
+	binary.LittleEndian.PutUint32(dst[4*r:], math.Float32bits(d))
+	binary.LittleEndian.PutUint32(dst[16+4*r:], math.Float32bits(dmin))
+	for j := range 8 {
+		dst[32+16*r+j] = byte(sc[2*j])
+		dst[32+16*r+8+j] = byte(mn[2*j])
+	}
+	qs := dst[96+128*r:][:128]
+	for t := range 4 {
+		for j := range 8 {
+			for i := range 4 {
+				lo, hi := q[kpPos(2*t, j, i)], q[kpPos(2*t+1, j, i)]
+				qs[32*t+4*j+i] = byte(lo) | byte(hi)<<4
+			}
+		}
+	}
+}
+
+// packQ6_K places one decoded super-block (values less 32) as row r of a
+// packed group.
+func packQ6_K(dst []byte, r int, d float32, q *[qkK]int8, sc *[16]int32) {
+	binary.LittleEndian.PutUint32(dst[4*r:], math.Float32bits(d))
+	for j := range 8 {
+		dst[16+16*r+j] = byte(int8(sc[2*j]))
+		dst[16+16*r+8+j] = byte(int8(sc[2*j+1]))
+	}
+	ql := dst[80+192*r:][:128]
+	qh := dst[80+192*r+128:][:64]
+	for v := range kpVectors {
+		for j := range 8 {
+			for i := range 4 {
+				u := byte(q[kpPos(v, j, i)] + 32)
+				ql[32*(v/2)+4*j+i] |= u & 0xf << (4 * (v & 1))
+				qh[32*(v/4)+4*j+i] |= u >> 4 << (2 * (v & 3))
+			}
+		}
+	}
+}
+
+// quantizeKPRef quantizes len(src) (a multiple of 256) floats as ggml's
+// Q8_K blocks in the reordered form of the packed K-quant kernels.
+func quantizeKPRef(dst []byte, src []float32) {
+	var blk [q8K]byte
+	for s := range len(src) / qkK {
+		quantizeQ8_KBlock(blk[:], src[s*qkK:(s+1)*qkK])
+		reorderQ8_K(dst[s*kpAct:(s+1)*kpAct], blk[:])
+	}
+}
+
+// reorderQ8_K writes one Q8_K block b in the actQ8_KP form at dst.
+func reorderQ8_K(dst, b []byte) {
+	qs := b[4 : 4+qkK]
+	for v := range kpVectors {
+		for j := range 8 {
+			for i := range 4 {
+				dst[32*v+4*j+i] = qs[kpPos(v, j, i)]
+			}
+		}
+	}
+	d := f32At(b)
+	var bs [16]int32
+	for k := range bs {
+		bs[k] = int32(int16(le16(b[4+qkK+2*k:])))
+	}
+	for j := range 8 {
+		binary.LittleEndian.PutUint32(dst[256+4*j:], uint32(-32*bs[2*j]))
+		binary.LittleEndian.PutUint32(dst[288+4*j:], uint32(-32*bs[2*j+1]))
+		binary.LittleEndian.PutUint32(dst[320+4*j:], math.Float32bits(d*float32(bs[2*j]+bs[2*j+1])))
+		binary.LittleEndian.PutUint32(dst[352+4*j:], math.Float32bits(d))
+	}
+}
