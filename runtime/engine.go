@@ -40,6 +40,7 @@ type Engine struct {
 	order   uint64    // admissions so far
 
 	gvocab *grammar.Vocab // the vocabulary trie of constraints, built on first use
+	spec   *speculator
 
 	admission chan struct{} // a token per request queued or running
 	queue     chan *job     // to the scheduler; never full
@@ -129,7 +130,7 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	e.kv = kvcache.NewPool(arena)
 	e.pool = kernels.NewPool(opt.Threads)
 	rows := min(opt.Batch, opt.Ctx+opt.Parallel)
-	if e.state, err = m.NewState(e.pool, rows, min(max(minOut, opt.Parallel+1), rows), opt.Ctx); err != nil {
+	if e.state, err = m.NewState(e.pool, rows, min(max(minOut, opt.Parallel+1, opt.Spec.outRows(opt.Parallel)), rows), opt.Ctx); err != nil {
 		e.pool.Close()
 		return nil, err
 	}
@@ -137,6 +138,10 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 		KVBytes: arena.Bytes(), StateBytes: e.state.Bytes(), Context: opt.Ctx, KVType: opt.KVType, KVBlocks: blocks,
 		Threads: opt.Threads, Parallel: opt.Parallel, Batch: rows}
 	e.stats.total.Store(int64(blocks))
+	if e.spec, err = newSpeculator(ctx, e, opt.Spec); err != nil {
+		e.pool.Close()
+		return nil, err
+	}
 	return e, nil
 }
 

@@ -104,5 +104,5 @@ func (e *Engine) validate(req *Request) error {
 	if err := req.Params.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 	}
-	return nil
+	return e.checkSpec(req.Spec)
 }

@@ -50,6 +50,8 @@ type Options struct {
 	QueueTimeout time.Duration
 	// Tokenizer replaces the tokenizer that Load reads from the model.
 	Tokenizer *tokenizer.Tokenizer
+	// Spec configures speculative decoding (a draft model, prompt lookup).
+	Spec SpecOptions
 }
 
 // MaxParallel bounds Options.Parallel: every running sequence takes a

@@ -43,6 +43,8 @@ type Request struct {
 	// text is complete, and the sequence stops (FinishStop) when the
 	// grammar allows nothing more.
 	Constraint *grammar.Grammar
+	// Spec asks for speculative decoding (see Speculation).
+	Spec Speculation
 }
 
 // Event is one step of the stream: the token generated (none in a final
@@ -111,4 +113,6 @@ type Result struct {
 	// StopToken the EOS or stop token id, else -1.
 	StopString string
 	StopToken  int32
+	// Spec counts the tokens speculative decoding proposed and accepted.
+	Spec SpecStats
 }

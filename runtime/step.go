@@ -10,12 +10,13 @@ import (
 // the Batch token budget; then it samples every sequence that got logits.
 func (e *Engine) step() {
 	dec := e.decoders()
-	p, chunk := e.prefillChunk(len(dec))
+	p, chunk := e.prefillChunk(len(dec) + e.propose(dec))
 	b := &e.batch
 	b.Tokens, b.Pos, b.Cache, b.Out = b.Tokens[:0], b.Pos[:0], b.Cache[:0], b.Out[:0]
 	e.outSeqs = e.outSeqs[:0]
 	for _, r := range dec {
 		e.addRows(r, 1)
+		e.addDraftRows(r)
 	}
 	if chunk > 0 {
 		e.addRows(p, chunk)
@@ -50,7 +51,9 @@ func (e *Engine) step() {
 	}
 	vocab := e.cfg.VocabSize
 	for k, r := range e.outSeqs {
-		if r != nil {
+		if d := e.drafted(r); len(d) > 0 {
+			e.verify(r, logits[k*vocab:(k+1+len(d))*vocab], d)
+		} else if r != nil {
 			e.sample(r, logits[k*vocab:(k+1)*vocab])
 		}
 	}

@@ -1,0 +1,177 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/mlxrun/mlx/models/tokenizer"
+	"github.com/mlxrun/mlx/runtime/kvcache"
+	"github.com/mlxrun/mlx/runtime/model"
+)
+
+// draftRows is the most rows of one draft forward pass: a sequence's
+// first drafting computes its whole prompt in chunks of it.
+const draftRows = 256
+
+// drafter is a small model that proposes tokens greedily for the main
+// model to check. It is used on the scheduler goroutine only, with the
+// engine's compute workers.
+type drafter struct {
+	path  string
+	m     *model.Model
+	state *model.State
+	kv    *kvcache.Pool
+	vocab int // proposals lie below it: both models have those ids
+	ctx   int // the most positions of a draft sequence
+	batch model.Batch
+	close func() error
+}
+
+// draftSeq is a sequence's state in the draft model: the tokens whose
+// keys and values its cache holds, from position 0.
+type draftSeq struct {
+	cache  *kvcache.Cache
+	tokens []int32
+}
+
+// loadDrafter opens the draft model at path for engine e (its
+// configuration, tokenizer, options and workers set), refusing one whose
+// vocabulary differs from the model's.
+func loadDrafter(ctx context.Context, e *Engine, path string) (d *drafter, err error) {
+	o, err := openRef(path)
+	if err != nil {
+		return nil, fmt.Errorf("draft model: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			o.close()
+		}
+	}()
+	tok, err := tokenizer.Load(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: draft model %s: tokenizer: %w", ErrOptions, path, err)
+	}
+	if err := sameVocab(tok, e.tok); err != nil {
+		return nil, fmt.Errorf("%w: draft model %s cannot propose tokens for %s: %w", ErrOptions, path, e.info.Path, err)
+	}
+	m, err := model.Build(o.cfg, o.src)
+	if err != nil {
+		return nil, fmt.Errorf("draft model %s: %w", path, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	opt := e.opt
+	d = &drafter{path: path, m: m, close: o.close, vocab: min(o.cfg.VocabSize, e.cfg.VocabSize, tok.VocabSize()),
+		ctx: min(opt.Ctx+MaxSpecTokens, o.cfg.ContextLength)}
+	per := (d.ctx + BlockSize - 1) / BlockSize
+	blockBytes := kvcache.BlockBytes(opt.KVType, o.cfg.Layers, o.cfg.KVHeads, o.cfg.HeadDim, BlockSize)
+	blocks := int(min(int64(per*opt.Parallel), kvcache.MaxBytes/blockBytes))
+	arena, err := kvcache.NewArena(opt.KVType, o.cfg.Layers, o.cfg.KVHeads, o.cfg.HeadDim, BlockSize, blocks)
+	if err != nil {
+		return nil, fmt.Errorf("draft model %s: %w", path, err)
+	}
+	d.kv = kvcache.NewPool(arena)
+	if d.state, err = m.NewState(e.pool, min(draftRows, opt.Batch), 1, d.ctx); err != nil {
+		return nil, fmt.Errorf("draft model %s: %w", path, err)
+	}
+	return d, nil
+}
+
+// sameVocab reports how two tokenizers differ, nil when they map every id
+// to the same token.
+func sameVocab(draft, main *tokenizer.Tokenizer) error {
+	if a, b := draft.VocabSize(), main.VocabSize(); a != b {
+		return fmt.Errorf("its vocabulary has %d tokens, the model's %d", a, b)
+	}
+	for id := range main.VocabSize() {
+		if a, b := draft.Token(id), main.Token(id); a != b {
+			return fmt.Errorf("token %d is %q in its vocabulary and %q in the model's", id, a, b)
+		}
+	}
+	return nil
+}
+
+// newSeq returns an empty draft sequence.
+func (d *drafter) newSeq() *draftSeq { return &draftSeq{cache: d.kv.Arena().NewCache()} }
+
+// drop frees a draft sequence's cache.
+func (d *drafter) drop(s *draftSeq) { d.kv.Drop(s.cache) }
+
+// propose drafts up to k tokens to follow tokens, into buf: greedily,
+// stopping after a token of probability below confidence. The draft
+// cache keeps what it computed that tokens still begins with. It returns
+// buf empty when the draft model cannot follow (a token outside its
+// vocabulary, no room left).
+func (d *drafter) propose(s *draftSeq, tokens []int32, k int, confidence float64, buf []int32) ([]int32, error) {
+	buf = buf[:0]
+	k = min(k, d.ctx-len(tokens))
+	c := min(commonPrefix(s.tokens, tokens), len(tokens)-1) // the last token is computed again, for its logits
+	s.tokens = s.tokens[:c]
+	if k <= 0 || !d.kv.Grow(s.cache, len(tokens)+k-1) {
+		return buf, nil
+	}
+	for _, id := range tokens[c:] {
+		if int(id) >= d.m.Config.VocabSize {
+			return buf, nil
+		}
+	}
+	var logits []float32
+	var err error
+	for c < len(tokens) {
+		n := min(len(tokens)-c, d.state.MaxRows())
+		if logits, err = d.forward(s.cache, tokens[c:c+n], c); err != nil {
+			return buf, err
+		}
+		s.tokens = append(s.tokens, tokens[c:c+n]...)
+		c += n
+	}
+	for {
+		id, p := best(logits, d.vocab, confidence > 0)
+		buf = append(buf, id)
+		if len(buf) == k || p < confidence {
+			return buf, nil
+		}
+		if logits, err = d.forward(s.cache, buf[len(buf)-1:], len(s.tokens)); err != nil {
+			return buf, err
+		}
+		s.tokens = append(s.tokens, id)
+	}
+}
+
+// forward computes tokens at positions pos… of cache c and returns the
+// logits of the last.
+func (d *drafter) forward(c *kvcache.Cache, tokens []int32, pos int) ([]float32, error) {
+	b := &d.batch
+	b.Tokens, b.Pos, b.Cache = append(b.Tokens[:0], tokens...), b.Pos[:0], b.Cache[:0]
+	for i := range tokens {
+		b.Pos = append(b.Pos, pos+i)
+		b.Cache = append(b.Cache, c)
+	}
+	b.Out = append(b.Out[:0], len(tokens)-1)
+	logits, err := d.state.Forward(b)
+	if err != nil {
+		return nil, fmt.Errorf("draft model %s: forward pass: %w", d.path, err)
+	}
+	return logits, nil
+}
+
+// best returns the most probable of the first n ids of logits and, when
+// prob is set, its softmax probability over all of them (else 1).
+func best(logits []float32, n int, prob bool) (int32, float64) {
+	id := 0
+	for i, v := range logits[:n] {
+		if v > logits[id] {
+			id = i
+		}
+	}
+	if !prob {
+		return int32(id), 1
+	}
+	top, sum := float64(logits[id]), 0.0
+	for _, v := range logits {
+		sum += math.Exp(float64(v) - top)
+	}
+	return int32(id), 1 / sum
+}

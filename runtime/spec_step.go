@@ -1,0 +1,187 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// speculator holds the speculation state of the running sequences. It is
+// used on the scheduler goroutine only.
+type speculator struct {
+	draft *drafter // nil without a draft model
+	runs  map[*seqRun]*specRun
+}
+
+// specRun is one sequence's speculation: its settings, its state in the
+// draft model, and the tokens proposed for the step under way.
+type specRun struct {
+	p     specParams
+	dseq  *draftSeq
+	draft []int32
+}
+
+// newSpeculator prepares speculation for e, loading the draft model of
+// opt, if any. The draft model's files close with the engine's.
+func newSpeculator(ctx context.Context, e *Engine, opt SpecOptions) (*speculator, error) {
+	s := &speculator{runs: map[*seqRun]*specRun{}}
+	if err := opt.check(); err != nil || opt.Draft == "" {
+		return s, err
+	}
+	d, err := loadDrafter(ctx, e, opt.Draft)
+	if err != nil {
+		return nil, err
+	}
+	s.draft = d
+	closeMain := e.closeFile
+	e.closeFile = func() error { return errors.Join(closeMain(), d.close()) }
+	return s, nil
+}
+
+// prune forgets the sequences that no longer run.
+func (s *speculator) prune(running []*seqRun) {
+	for r, sr := range s.runs {
+		if !slices.Contains(running, r) {
+			if sr.dseq != nil {
+				s.draft.drop(sr.dseq)
+			}
+			delete(s.runs, r)
+		}
+	}
+}
+
+// runOf returns r's speculation state, made on first use.
+func (e *Engine) runOf(r *seqRun) *specRun {
+	sr := e.spec.runs[r]
+	if sr == nil {
+		sr = &specRun{p: e.specParamsOf(r.j.req)}
+		e.spec.runs[r] = sr
+	}
+	return sr
+}
+
+// propose drafts tokens for the decoding sequences, within the rows and
+// logit rows a forward pass has, and gives them cache room. It returns
+// the number of draft rows.
+func (e *Engine) propose(dec []*seqRun) int {
+	e.spec.prune(e.running)
+	rows := (e.state.MaxRows() - len(dec)) / 2 // at least half is left to a prompt
+	outs := e.state.MaxOut() - len(dec) - 1
+	total := 0
+	for _, r := range dec {
+		sr := e.runOf(r)
+		sr.draft = sr.draft[:0]
+		k := min(max(sr.p.lookup, sr.p.draft), rows-total, outs-total,
+			r.budget-r.res.Usage.Completion-1, e.opt.Ctx-1-r.done)
+		if k <= 0 {
+			continue
+		}
+		if sr.p.lookup > 0 {
+			sr.draft = lookup(r.tokens, min(k, sr.p.lookup), sr.draft)
+		}
+		if len(sr.draft) == 0 && sr.p.draft > 0 && e.spec.draft != nil {
+			sr.draft = e.draftFor(r, sr, min(k, sr.p.draft))
+		}
+		if !e.kv.Grow(r.kv, r.done+1+len(sr.draft)) {
+			sr.draft = sr.draft[:max(0, min(len(sr.draft), r.kv.Context()-r.done-1))]
+		}
+		total += len(sr.draft)
+	}
+	return total
+}
+
+// draftFor asks the draft model for k tokens to follow r; none when it
+// fails (the sequence then decodes without speculation).
+func (e *Engine) draftFor(r *seqRun, sr *specRun, k int) []int32 {
+	d := e.spec.draft
+	if sr.dseq == nil {
+		sr.dseq = d.newSeq()
+	}
+	out, err := d.propose(sr.dseq, r.tokens, k, sr.p.confidence, sr.draft)
+	if err != nil {
+		d.drop(sr.dseq)
+		sr.dseq, sr.p.draft = nil, 0
+		return out[:0]
+	}
+	return out
+}
+
+// addDraftRows adds r's proposed tokens after its last token, each with a
+// logits row (the draft rows have no sequence in outSeqs: verify reads
+// them with the last token's row).
+func (e *Engine) addDraftRows(r *seqRun) {
+	sr := e.spec.runs[r]
+	if sr == nil {
+		return
+	}
+	b := &e.batch
+	for i, id := range sr.draft {
+		b.Tokens = append(b.Tokens, id)
+		b.Pos = append(b.Pos, r.done+1+i)
+		b.Cache = append(b.Cache, r.kv)
+		b.Out = append(b.Out, len(b.Tokens)-1)
+		e.outSeqs = append(e.outSeqs, nil)
+	}
+}
+
+// drafted returns the tokens proposed for r this step.
+func (e *Engine) drafted(r *seqRun) []int32 {
+	if sr := e.spec.runs[r]; sr != nil {
+		return sr.draft
+	}
+	return nil
+}
+
+// verify samples r's tokens from the logits of its last token and of its
+// draft tokens (a row each), in order, as many as the model agrees with:
+// the token sampled from a row is kept, and the next row is used only
+// while that token is the draft's. Every token is thus sampled from the
+// model's own distribution, by the same sampler calls as without
+// speculation, which gives the same output (with a seed, even when
+// sampling). The cache keeps the positions of the accepted tokens; those
+// after them are computed again.
+func (e *Engine) verify(r *seqRun, logits []float32, draft []int32) {
+	vocab := e.cfg.VocabSize
+	sr := e.spec.runs[r]
+	defer func() { sr.draft = sr.draft[:0] }()
+	r.res.Spec.Proposed += len(draft)
+	var out Event
+	for i := 0; i <= len(draft); i++ {
+		ev, done, err := r.seq.step(logits[i*vocab:(i+1)*vocab], &r.res)
+		if err != nil {
+			e.pushEvent(r, out)
+			e.end(r, fmt.Errorf("speculative decoding: %w", err))
+			return
+		}
+		out.Tokens = append(out.Tokens, ev.Tokens...)
+		out.Text += ev.Text
+		out.Logprobs = append(out.Logprobs, ev.Logprobs...)
+		if !done && r.res.Usage.Completion >= r.budget {
+			r.res.Finish, done = FinishLength, true
+		}
+		if done {
+			r.seq.flush(&out, &r.res)
+			e.pushEvent(r, out)
+			e.end(r, nil)
+			return
+		}
+		id := ev.Tokens[0]
+		r.tokens = append(r.tokens, id)
+		if i == len(draft) || id != draft[i] {
+			break
+		}
+		r.done++ // the draft token's keys and values are the right ones
+		r.res.Timings.DecodeTokens++
+		r.res.Spec.Accepted++
+	}
+	e.kv.Index(r.kv, r.tokens, r.done)
+	e.pushEvent(r, out)
+}
+
+// pushEvent hands ev to r's caller unless it is empty.
+func (e *Engine) pushEvent(r *seqRun, ev Event) {
+	if len(ev.Tokens) > 0 || ev.Text != "" {
+		r.j.push(ev)
+	}
+}
