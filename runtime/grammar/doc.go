@@ -15,7 +15,14 @@
 // accepts whole subtrees at once where the grammar loops on a character
 // class (inside a JSON string, say). States and their transitions are
 // memoized, with hard bounds on their number and on the stacks of a state,
-// so a hostile grammar gets ErrTooComplex instead of unbounded work.
+// so a hostile grammar gets ErrTooComplex instead of unbounded work. The
+// masks of states are kept too (as the allowed or the refused ids,
+// whichever list is shorter), and all matchers of a grammar over a
+// vocabulary share these caches, across requests.
+//
+// The cost of a mask plus an Accept per token along real JSON documents
+// is measured by `go test -bench MaskDocument` (mean, 99th percentile and
+// worst per token, for a first request and for a later one).
 //
 // The sub-package jsonschema turns a JSON schema into a grammar.
 package grammar

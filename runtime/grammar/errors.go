@@ -27,8 +27,8 @@ const (
 	maxDepth     = 512     // depth of one stack
 	maxExpand    = 1 << 16 // expansion steps to compute one state
 	maxNodes     = 1 << 18 // interned stack nodes before a cache reset
-	maxStates    = 1 << 12 // interned states before a cache reset
+	maxStates    = 1 << 14 // interned states before a cache reset
 	hardNodes    = 1 << 20 // interned stack nodes within one call
-	hardStates   = 1 << 14 // interned states within one call
+	hardStates   = 1 << 16 // interned states within one call
 	maxSourceLen = 4 << 20 // bytes of grammar source
 )

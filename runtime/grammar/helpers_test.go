@@ -4,8 +4,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mlxrun/mlx/models/fixture"
 	"github.com/mlxrun/mlx/models/tokenizer"
+	"github.com/mlxrun/mlx/runtime/grammar/internal/fixturevocab"
 )
 
 // jsonGBNF is a generic JSON grammar with bounded whitespace.
@@ -28,19 +28,11 @@ type testVocab struct {
 // loadVocab builds the Vocab of a fixture tokenizer once per test binary.
 func loadVocab(tb testing.TB, name string) *testVocab {
 	tb.Helper()
-	path := fixture.Path(tb, "tokenizers", name, "tokenizer.json")
+	toks := fixturevocab.Load(tb, name)
 	if tv, ok := vocabs.Load(name); ok {
 		return tv.(*testVocab)
 	}
-	tok, err := tokenizer.Load(path)
-	if err != nil {
-		tb.Fatalf("load %s: %v", path, err)
-	}
-	pieces := make([]string, tok.VocabSize())
-	for i := range pieces {
-		pieces[i] = tok.Piece(i)
-	}
-	tv := &testVocab{tok: tok, v: NewVocab(pieces, tok.EOG())}
+	tv := &testVocab{tok: toks.Tok, v: NewVocab(toks.Pieces, toks.EOG)}
 	vocabs.Store(name, tv)
 	return tv
 }

@@ -23,7 +23,7 @@ type machine struct {
 	nodeM map[uint64]int32
 	st    []state
 	stM   map[string]int32
-	masks maskMemo
+	masks maskStore
 
 	// scratch for expansion
 	seen  map[uint64]struct{}

@@ -1,41 +1,8 @@
 package grammar
 
-// maskMemo keeps the masks of the last few states: a matcher inside a
-// long string or number comes back to the same state token after token.
-type maskMemo struct {
-	ids   [memoSize]int32
-	masks [memoSize][]uint64
-	next  int
-}
-
-const memoSize = 8
-
-func (c *maskMemo) clear() {
-	for i := range c.ids {
-		c.ids[i] = -1
-	}
-}
-
-func (c *maskMemo) get(id int32) []uint64 {
-	for i, x := range c.ids {
-		if x == id {
-			return c.masks[i]
-		}
-	}
-	return nil
-}
-
-func (c *maskMemo) put(id int32, mask []uint64) {
-	i := c.next
-	c.next = (c.next + 1) % memoSize
-	c.ids[i] = id
-	c.masks[i] = append(c.masks[i][:0], mask...)
-}
-
 // fill sets in bits (cleared by the caller) the tokens allowed in state id.
 func (m *machine) fill(bits []uint64, id int32) error {
-	if memo := m.masks.get(id); memo != nil {
-		copy(bits, memo)
+	if m.masks.get(id, bits, m.v.allowable) {
 		return nil
 	}
 	if err := m.walk(bits, 0, id); err != nil {
@@ -46,7 +13,7 @@ func (m *machine) fill(bits []uint64, id int32) error {
 			bits[e>>6] |= 1 << (e & 63)
 		}
 	}
-	m.masks.put(id, bits[:m.v.words])
+	m.masks.put(id, bits[:m.v.words], m.v.allowable)
 	return nil
 }
 
@@ -56,7 +23,19 @@ func (m *machine) fill(bits []uint64, id int32) error {
 func (m *machine) walk(bits []uint64, n, id int32) error {
 	v := m.v
 	end := v.first[n] + int32(v.count[n])
+	var l *loopInfo
+	u := 0
+	if end-v.first[n] > 1 {
+		var err error
+		if l, u, err = m.walkLoop(id); err != nil {
+			return err
+		}
+	}
 	for c := v.first[n]; c < end; c++ {
+		if l != nil && v.loops(l, c, u) {
+			m.setSubtree(bits, c, v.lo[c])
+			continue
+		}
 		nid, err := m.next(id, v.label[c])
 		if err != nil {
 			return err
@@ -75,11 +54,7 @@ func (m *machine) walk(bits []uint64, n, id int32) error {
 		}
 		switch cover {
 		case coverAll:
-			if d := v.dense[c]; d != nil {
-				orBits(bits, d)
-			} else {
-				setBits(bits, v.order[mid:v.hi[c]])
-			}
+			m.setSubtree(bits, c, mid)
 			continue
 		case coverShort:
 			limit += int32(v.pathRunes[c])
@@ -96,6 +71,71 @@ func (m *machine) walk(bits []uint64, n, id int32) error {
 		}
 	}
 	return nil
+}
+
+// setSubtree sets the tokens of the subtree of trie node c from order[from]
+// on: those below c, and those ending at c too when from is lo[c] (the
+// bitmap of a large subtree holds them all: callers set those ending at c
+// anyway).
+func (m *machine) setSubtree(bits []uint64, c, from int32) {
+	v := m.v
+	if d := v.dense[c]; d != nil {
+		orBits(bits, d)
+		return
+	}
+	setBits(bits, v.order[from:v.hi[c]])
+}
+
+// walkLoop returns the loop set that decides subtrees below state id
+// without transitions: the state's own, or for a pending UTF-8 prefix
+// that of the clean state every completion leads to; nil when there is
+// none. u is the UTF-8 automaton state of the pending prefix.
+func (m *machine) walkLoop(id int32) (l *loopInfo, u int, err error) {
+	p := m.st[id].p
+	if p.need != 0 {
+		if id, err = m.target(id); err != nil || id < 0 {
+			return nil, 0, err
+		}
+		u = p.utf8State()
+	}
+	l, err = m.chain(id)
+	return l, u, err
+}
+
+// loops reports whether every token of the subtree of trie node c, the
+// edge into c included, is (after the pending UTF-8 prefix of automaton
+// state u, if any) a run of code points of the loop set l short enough
+// for it: the subtree is then accepted without a transition, and without
+// the states of the UTF-8 prefixes below it.
+func (v *Vocab) loops(l *loopInfo, c int32, u int) bool {
+	b := v.label[c]
+	st := utf8Next(u, b)
+	if st < 0 || l.depth == 0 {
+		return false
+	}
+	runes := int32(v.runes[c])
+	if b < 0x80 || b >= 0xC0 {
+		runes++
+	}
+	if l.depth > 0 && runes > l.depth {
+		return false
+	}
+	s := &v.sum[c]
+	if s.ascii[0]&^l.ascii[0] != 0 || s.ascii[1]&^l.ascii[1] != 0 {
+		return false
+	}
+	switch {
+	case b < 0x80:
+		if l.ascii[b>>6]&(1<<(b&63)) == 0 {
+			return false
+		}
+	case b >= 0xC0 && l.high != highAll:
+		return false
+	}
+	if s.high && l.high != highAll {
+		return false
+	}
+	return s.utf8&(1<<st) != 0
 }
 
 // How the tokens below a trie node are decided without walking.

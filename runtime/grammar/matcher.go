@@ -24,8 +24,11 @@ type snapshot struct {
 }
 
 // NewMatcher starts matching the grammar's root rule over the vocabulary.
+// The matchers of one grammar and vocabulary share memoized states,
+// transitions and masks (the machines of the last few grammars are kept),
+// so a request with a schema seen before pays far less per token.
 func NewMatcher(g *Grammar, v *Vocab) (*Matcher, error) {
-	mc := newMachine(g, v)
+	mc := sharedMachine(g, v)
 	mc.mu.Lock()
 	defer mc.mu.Unlock()
 	id, err := mc.start()

@@ -32,6 +32,9 @@ type Vocab struct {
 	// dense holds the token bitmaps of the largest subtrees, which are
 	// cheaper to merge word by word than to set token by token.
 	dense map[int32][]uint64
+	// allowable is the bitmap of the tokens a mask may hold: those with
+	// text and the end-of-generation ones.
+	allowable []uint64
 }
 
 // denseMin is the subtree size from which a node keeps a bitmap.
@@ -60,6 +63,9 @@ func NewVocab(pieces []string, eog []int) *Vocab {
 	v.buildTrie()
 	v.countRunes()
 	v.summarize()
+	v.allowable = make([]uint64, v.words)
+	setBits(v.allowable, v.order)
+	setBits(v.allowable, v.eog)
 	v.dense = map[int32][]uint64{}
 	for n := range v.first {
 		if v.hi[n]-v.lo[n] >= denseMin {

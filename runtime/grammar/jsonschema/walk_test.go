@@ -8,9 +8,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mlxrun/mlx/models/fixture"
-	"github.com/mlxrun/mlx/models/tokenizer"
 	"github.com/mlxrun/mlx/runtime/grammar"
+	"github.com/mlxrun/mlx/runtime/grammar/internal/fixturevocab"
 )
 
 var vocabs sync.Map // fixture name -> *walkVocab
@@ -26,18 +25,11 @@ type walkVocab struct {
 
 func loadVocab(tb testing.TB, name string) *walkVocab {
 	tb.Helper()
-	path := fixture.Path(tb, "tokenizers", name, "tokenizer.json")
+	toks := fixturevocab.Load(tb, name)
 	if wv, ok := vocabs.Load(name); ok {
 		return wv.(*walkVocab)
 	}
-	tok, err := tokenizer.Load(path)
-	if err != nil {
-		tb.Fatalf("load %s: %v", path, err)
-	}
-	wv := &walkVocab{pieces: make([]string, tok.VocabSize()), eog: tok.EOG()}
-	for i := range wv.pieces {
-		wv.pieces[i] = tok.Piece(i)
-	}
+	wv := &walkVocab{pieces: toks.Pieces, eog: toks.EOG}
 	wv.v = grammar.NewVocab(wv.pieces, wv.eog)
 	for _, s := range []string{`"`, `}`, `]`, `,`} {
 		for id, p := range wv.pieces {
