@@ -17,3 +17,5 @@ func mapFile(f *os.File, size int) ([]byte, bool, error) {
 }
 
 func unmap([]byte) error { return nil }
+
+func release([]byte) error { return nil }

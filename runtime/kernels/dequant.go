@@ -7,6 +7,9 @@ func (w *Matrix) Row(r int, dst []float32) {
 		panic("kernels: Matrix.Row: row out of range")
 	}
 	dst = dst[:w.Cols]
+	if w.packedRow(r, dst) { // leaves the file's pages of Data alone (packinfo.go)
+		return
+	}
 	b := w.rowData(r)
 	switch w.Type {
 	case F32:

@@ -36,11 +36,7 @@ func (s GGUFSource) Matrix(name string, rows, cols int) (*kernels.Matrix, error)
 	if !ok {
 		return nil, fmt.Errorf("%w: %s: tensor %s has type %v, which the kernels cannot compute", ErrUnsupported, s.Where(), name, t.Type)
 	}
-	m, err := kernels.NewMatrix(kernels.Matrix{Type: dt, Rows: rows, Cols: cols, Data: s.F.TensorData(t)})
-	if err != nil {
-		return nil, fmt.Errorf("%s: tensor %s: %w", s.Where(), name, err)
-	}
-	return m, nil
+	return newMatrix(kernels.Matrix{Type: dt, Rows: rows, Cols: cols, Data: s.F.TensorData(t)}, s.Where(), name)
 }
 
 // Vector returns a one-dimensional tensor of n values, converted to float32.

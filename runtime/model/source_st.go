@@ -53,11 +53,7 @@ func (s SafetensorsSource) Matrix(name string, rows, cols int) (*kernels.Matrix,
 	if !slices.Equal(t.Shape, []int{rows, cols}) {
 		return nil, badShape(s, name, t.Shape, []int{rows, cols})
 	}
-	m, err := kernels.NewMatrix(kernels.Matrix{Type: dt, Rows: rows, Cols: cols, Data: t.Data})
-	if err != nil {
-		return nil, fmt.Errorf("%s: tensor %s: %w", t.File, name, err)
-	}
-	return m, nil
+	return newMatrix(kernels.Matrix{Type: dt, Rows: rows, Cols: cols, Data: t.Data}, t.File, name)
 }
 
 // affine binds an MLX-quantized matrix: packed words, scales and biases.
@@ -91,11 +87,7 @@ func (s SafetensorsSource) affine(t *safetensors.Tensor, rows, cols int) (*kerne
 		}
 		m.ScaleType, *part.dst = dt, p.Data
 	}
-	out, err := kernels.NewMatrix(m)
-	if err != nil {
-		return nil, fmt.Errorf("%s: tensor %s: %w", t.File, t.Name, err)
-	}
-	return out, nil
+	return newMatrix(m, t.File, t.Name)
 }
 
 // Vector returns a one-dimensional tensor of n values as float32.

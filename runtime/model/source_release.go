@@ -1,0 +1,26 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/mlxrun/mlx/models/mmap"
+	"github.com/mlxrun/mlx/runtime/kernels"
+)
+
+// newMatrix is kernels.NewMatrix for the sources. When the kernels made their
+// own packed copy of the weights, the file's pages of them are given back to
+// the system (mmap.Release): matmuls no longer read them, so keeping them
+// resident would count the weights twice. They stay readable (Row, the
+// reference kernels) and come back from the file if read.
+func newMatrix(m kernels.Matrix, where, name string) (*kernels.Matrix, error) {
+	out, err := kernels.NewMatrix(m)
+	if err != nil {
+		return nil, fmt.Errorf("%s: tensor %s: %w", where, name, err)
+	}
+	if out.Packed() {
+		if _, err := mmap.Release(m.Data); err != nil {
+			return nil, fmt.Errorf("%s: tensor %s: %w", where, name, err)
+		}
+	}
+	return out, nil
+}
