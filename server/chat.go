@@ -100,7 +100,8 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 	g.includeUsage = !req.Stream || (req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
 	g.continuous = req.Stream && req.StreamOptions != nil && req.StreamOptions.ContinuousUsageStats
 	for i := range n {
-		g.reqs = append(g.reqs, runtime.Request{Prompt: ids, Params: withSeed(p, i), KeepSpecial: keepSpecial, Constraint: constraint})
+		g.reqs = append(g.reqs, runtime.Request{Prompt: ids, Params: withSeed(p, i), KeepSpecial: keepSpecial, Constraint: constraint,
+			Spec: speculation(&req.Ext)})
 		g.choices = append(g.choices, &chatChoice{index: i, parser: toolparse.New(popt)})
 	}
 	return g, nil

@@ -94,7 +94,7 @@ func (s *Server) newCompletionGen(m Model, req *openai.CompletionRequest) (*comp
 	for pi, cp := range g.prompts {
 		for j := range g.best {
 			g.reqs = append(g.reqs, runtime.Request{Prompt: cp.ids, Params: withSeed(p, j), KeepSpecial: !openai.Flag(req.SkipSpecialTokens, true),
-				Constraint: constraint})
+				Constraint: constraint, Spec: speculation(&req.Ext)})
 			g.seqs = append(g.seqs, &compSeq{prompt: pi})
 		}
 	}

@@ -13,6 +13,7 @@ const (
 // Ext holds the extensions of vLLM, SGLang and NVIDIA NIM that mlx
 // accepts at the top level of a request and inside "nvext".
 type Ext struct {
+	Spec
 	TopK                   *int            `json:"top_k"`
 	MinP                   *float64        `json:"min_p"`
 	TypicalP               *float64        `json:"typical_p"`
@@ -93,6 +94,9 @@ func (x *Ext) validate() *Error {
 	}
 	if x.Grammar != nil && *x.Grammar == "" {
 		return Invalid("grammar", CodeInvalidValue, "grammar must not be empty: give GBNF rules with a root rule, or leave it out.")
+	}
+	if e := x.Spec.validate(); e != nil {
+		return e
 	}
 	x.extra = map[string]bool{}
 	for _, a := range x.Annotations {
