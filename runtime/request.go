@@ -45,6 +45,9 @@ type Request struct {
 	Constraint *grammar.Grammar
 	// Spec asks for speculative decoding (see Speculation).
 	Spec Speculation
+	// Beam, when set, replaces sampling by a beam search whose best
+	// hypotheses come in Result.Beams (see BeamSearch).
+	Beam *BeamSearch
 }
 
 // Event is one step of the stream: the token generated (none in a final
@@ -115,4 +118,7 @@ type Result struct {
 	StopToken  int32
 	// Spec counts the tokens speculative decoding proposed and accepted.
 	Spec SpecStats
+	// Beams are the best hypotheses of a beam search, best first; Finish
+	// and the stop fields are those of the first.
+	Beams []Beam
 }

@@ -20,6 +20,7 @@ type seqRun struct {
 	budget  int     // most tokens to generate
 	order   uint64  // admission order: the latest admitted are preempted first
 	res     Result
+	beam    *beamGroup // the beam search this sequence is a beam of, if any
 
 	admitted, prefillStart, decodeStart time.Time
 }
@@ -39,6 +40,12 @@ func (e *Engine) newRun(j *job) (*seqRun, error) {
 	r.order = e.order
 	r.kv = e.kv.Arena().NewCache()
 	r.tokens = slices.Clone(req.Prompt)
+	if req.Beam != nil {
+		if err := e.checkBeam(req); err != nil {
+			return r, err
+		}
+		r.beam = e.newBeamGroup(r)
+	}
 	return r, nil
 }
 
@@ -125,6 +132,10 @@ func (e *Engine) sample(r *seqRun, logits []float32) {
 // end finishes r: its cache blocks go to the prefix cache (or are freed)
 // and its caller gets the result.
 func (e *Engine) end(r *seqRun, err error) {
+	if r.beam != nil {
+		e.endBeams(r.beam, r, err)
+		return
+	}
 	e.kv.Release(r.kv, r.tokens, r.done)
 	e.remove(r)
 	if !r.decodeStart.IsZero() {

@@ -50,13 +50,17 @@ func (e *Engine) step() {
 		}
 	}
 	vocab := e.cfg.VocabSize
+	var beams []*beamGroup
 	for k, r := range e.outSeqs {
 		if d := e.drafted(r); len(d) > 0 {
 			e.verify(r, logits[k*vocab:(k+1+len(d))*vocab], d)
+		} else if r != nil && r.beam != nil {
+			beams = r.beam.collect(beams, r, logits[k*vocab:(k+1)*vocab])
 		} else if r != nil {
 			e.sample(r, logits[k*vocab:(k+1)*vocab])
 		}
 	}
+	e.beamStep(beams)
 }
 
 // addRows adds n rows of r's uncomputed tokens to the batch, with a logits
@@ -92,7 +96,7 @@ func (e *Engine) decoders() []*seqRun {
 		}
 		dec = append(dec, r)
 	}
-	return dec
+	return slices.DeleteFunc(dec, func(r *seqRun) bool { return !e.isRunning(r) }) // a beam search may have ended
 }
 
 // prefillChunk returns the sequence whose prompt is being computed, with
@@ -141,10 +145,11 @@ func (e *Engine) grow(r *seqRun, n int) bool {
 	return true
 }
 
-// victim returns the latest admitted running sequence holding blocks.
+// victim returns the latest admitted running sequence holding blocks, not
+// a beam.
 func (e *Engine) victim() *seqRun {
 	for i := len(e.running) - 1; i >= 0; i-- {
-		if len(e.running[i].kv.Table()) > 0 {
+		if r := e.running[i]; len(r.kv.Table()) > 0 && r.beam == nil { // beams step together
 			return e.running[i]
 		}
 	}
@@ -165,6 +170,10 @@ func (e *Engine) isRunning(r *seqRun) bool { return slices.Contains(e.running, r
 
 // stopFull ends r, alone with a full cache, as if it reached its length.
 func (e *Engine) stopFull(r *seqRun) {
+	if r.beam != nil {
+		e.finishBeams(r.beam)
+		return
+	}
 	r.res.Finish = FinishLength
 	var ev Event
 	r.seq.flush(&ev, &r.res)
