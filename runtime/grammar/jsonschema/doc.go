@@ -6,13 +6,28 @@
 // optional properties optional), additionalProperties (false, true or a
 // schema); enum and const; items, prefixItems, minItems and maxItems;
 // $ref to local $defs or definitions (recursion allowed); anyOf, oneOf
-// (as anyOf) and allOf (merged); minLength, maxLength, pattern (a regex
+// and allOf (merged); minLength, maxLength, pattern (a regex
 // subset) and the formats date, time, date-time, uuid and email
 // (simplified: every output is valid, not every valid value is
 // producible); minimum, maximum and their exclusive forms on integers and
 // numbers. Keywords that would be ignored at the risk of invalid output
 // (uniqueItems, multipleOf, not, if/then/else, patternProperties, ...)
 // are refused with ErrUnsupported.
+//
+// oneOf is exclusive where its branches can be told apart: a branch's
+// output is valid against no other branch when they differ by type (an
+// integer is also a number), by const or enum values, by a property one
+// requires and the other never writes (or does not allow), or by a
+// property both require with exclusive values (a discriminator such as
+// "kind": "circle" | "square"). A branch that would write as optional a
+// property another branch requires stops writing it, so {"required":
+// ["a"]} and {"required": ["b"]} over the same properties give {"a": ...}
+// or {"b": ...}, never both. Branches that cannot be told apart this way
+// (integer against number, a string against an enum of strings, overlapping
+// ranges or patterns, extra properties allowed) are generated as for
+// anyOf: their outputs are valid against at least one branch, and may be
+// valid against several, which a context-free grammar could only exclude
+// by subtracting one branch's language from another's (not done).
 //
 // Whitespace is bounded (one space, or one newline and up to 20 blanks,
 // between tokens), numbers have at most 16 digits before and after the

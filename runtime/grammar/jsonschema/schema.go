@@ -189,17 +189,28 @@ func (c *converter) genType(s *object, t, hint string) (string, error) {
 }
 
 // genAnyOf makes an alternation of the branches, each merged with the
-// schema's other constraints.
+// schema's other constraints; for oneOf, branches are first narrowed to
+// be exclusive where they can be (oneOfBranches).
 func (c *converter) genAnyOf(s *object, key string, v any, hint string) (string, error) {
 	list, ok := v.([]any)
 	if !ok || len(list) == 0 {
 		return "", fmt.Errorf("%w: %s at %s is not a non-empty list", ErrSchema, key, hint)
 	}
 	rest := withoutKeys(s, key)
+	var narrowed []any
+	if key == "oneOf" {
+		var err error
+		if narrowed, err = c.oneOfBranches(rest, list); err != nil {
+			return "", fmt.Errorf("%s: %w", hint, err)
+		}
+	}
 	var alts []string
 	for i, b := range list {
 		sub := b
-		if hasConstraints(rest) {
+		switch {
+		case narrowed != nil && narrowed[i] != nil:
+			sub = narrowed[i]
+		case hasConstraints(rest):
 			bs, err := c.deref(b)
 			if err != nil {
 				return "", err
