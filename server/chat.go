@@ -104,6 +104,9 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 			Spec: speculation(&req.Ext)})
 		g.choices = append(g.choices, &chatChoice{index: i, parser: toolparse.New(popt)})
 	}
+	if err := g.useBeams(constraint != nil); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 

@@ -118,6 +118,9 @@ func (g *chatGen) end(i int, res runtime.Result, err error) error {
 	if err != nil {
 		return err
 	}
+	if len(res.Beams) > 0 {
+		return g.endBeams(res)
+	}
 	ch := g.choices[i]
 	if err := g.begin(ch); err != nil {
 		return err
@@ -131,7 +134,7 @@ func (g *chatGen) end(i int, res runtime.Result, err error) error {
 	// The stop token counts as generated (as OpenAI counts it).
 	ch.completion = max(ch.completion, res.Usage.Completion)
 	reason := finishReason(res.Finish, ch.calls > 0)
-	ch.stopReason = stopReason(res, g.reqs[i].Params.StopTokenIDs)
+	ch.stopReason = stopReason(res, g.reqs[0].Params.StopTokenIDs)
 	if err := g.delta(ch, toolparse.Delta{}, &reason); err != nil {
 		return err
 	}

@@ -69,6 +69,9 @@ func (g *completionGen) end(i int, res runtime.Result, err error) error {
 	if err != nil {
 		return err
 	}
+	if len(res.Beams) > 0 {
+		return g.endBeams(i, res)
+	}
 	if err := g.begin(i); err != nil {
 		return err
 	}
@@ -80,7 +83,7 @@ func (g *completionGen) end(i int, res runtime.Result, err error) error {
 	reason := finishReason(res.Finish, false)
 	sq.finish = &reason
 	c := g.chunk(i, "", nil, &reason)
-	c.Choices[0].StopReason = stopReason(res, g.reqs[i].Params.StopTokenIDs)
+	c.Choices[0].StopReason = stopReason(res, g.reqs[0].Params.StopTokenIDs)
 	if err := g.out.send(c); err != nil {
 		return err
 	}

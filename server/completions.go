@@ -98,6 +98,9 @@ func (s *Server) newCompletionGen(m Model, req *openai.CompletionRequest) (*comp
 			g.seqs = append(g.seqs, &compSeq{prompt: pi})
 		}
 	}
+	if err := g.useBeams(constraint != nil); err != nil {
+		return nil, err
+	}
 	g.includeUsage = !req.Stream || (req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
 	g.continuous = req.Stream && req.StreamOptions != nil && req.StreamOptions.ContinuousUsageStats
 	return g, nil

@@ -17,6 +17,10 @@ type ChatRequest struct {
 	Tools               []Tool            `json:"tools"`
 	ToolChoiceRaw       json.RawMessage   `json:"tool_choice"`
 	ParallelToolCalls   *bool             `json:"parallel_tool_calls"`
+	// BestOf is the beam width of a beam search (an extension, as OVMS);
+	// n when unset.
+	BestOf *int `json:"best_of"`
+	BeamParams
 
 	// Filled by ParseChat.
 	Messages   []Message  `json:"-"`
@@ -55,6 +59,9 @@ func ParseChat(body []byte) (*ChatRequest, *Error) {
 	if e := r.validateLogprobs(); e != nil {
 		return nil, e
 	}
+	if e := r.validateBestOf(); e != nil {
+		return nil, e
+	}
 	if e := r.checkPromptLogprobs(r.Stream); e != nil {
 		return nil, e
 	}
@@ -73,6 +80,28 @@ func ParseChat(body []byte) (*ChatRequest, *Error) {
 	}
 	r.ToolChoice = tc
 	return r, nil
+}
+
+// BeamWidth returns best_of, n when unset.
+func (r *ChatRequest) BeamWidth() int {
+	if r.BestOf == nil {
+		return r.Choices()
+	}
+	return *r.BestOf
+}
+
+func (r *ChatRequest) validateBestOf() *Error {
+	if r.BestOf != nil {
+		switch {
+		case !r.Beam():
+			return Invalid("best_of", CodeUnsupported, "best_of on chat completions is the beam width of use_beam_search; set use_beam_search, or use n.")
+		case *r.BestOf < 1 || *r.BestOf > MaxBestOf:
+			return Invalid("best_of", CodeInvalidValue, "best_of must be between 1 and %d, got %d.", MaxBestOf, *r.BestOf)
+		case *r.BestOf < r.Choices():
+			return Invalid("best_of", CodeInvalidValue, "best_of must be at least n (%d), got %d.", r.Choices(), *r.BestOf)
+		}
+	}
+	return r.validateBeam(r.BeamWidth(), r.Stream)
 }
 
 func (r *ChatRequest) validateLogprobs() *Error {

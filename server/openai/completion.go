@@ -20,6 +20,7 @@ type CompletionRequest struct {
 	// ResponseFormat constrains the text as in chat completions (an
 	// extension: OpenAI's completions have none).
 	ResponseFormat *ResponseFormat `json:"response_format"`
+	BeamParams
 
 	// Prompts is the prompt, as texts or as token ids (filled by
 	// ParseCompletion): exactly one of Text and IDs is set in each.
@@ -62,6 +63,9 @@ func ParseCompletion(body []byte) (*CompletionRequest, *Error) {
 		case *r.BestOf > r.Choices() && r.Stream:
 			return nil, Invalid("best_of", CodeInvalidValue, "best_of cannot be used with stream: the best choices are known only at the end.")
 		}
+	}
+	if e := r.validateBeam(r.BestOfCount(), r.Stream); e != nil {
+		return nil, e
 	}
 	if e := r.ResponseFormat.validate(); e != nil {
 		return nil, e
