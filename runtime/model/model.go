@@ -69,17 +69,7 @@ func Build(cfg *config.Model, src Source) (*Model, error) {
 		names, m.Rope = arch.GGUF, arch.GGUFRope
 	}
 	b := binder{src: src}
-	hid, vocab := cfg.HiddenSize, cfg.VocabSize
-	m.Embed = b.matrix(names.Embed, vocab, hid)
-	m.OutputNorm = b.vector(names.OutputNorm, hid)
-	m.Output = m.Embed
-	if !cfg.TieEmbeddings || src.Has(names.Output) {
-		m.Output = b.matrix(names.Output, vocab, hid)
-	}
-	m.Layers = make([]Layer, cfg.Layers)
-	for i := range m.Layers {
-		m.Layers[i] = b.layer(cfg, arch, names, i)
-	}
+	b.bindAll(m, cfg, names)
 	if b.err != nil {
 		return nil, b.err
 	}

@@ -1,0 +1,58 @@
+package model
+
+import (
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mlxrun/mlx/models/config"
+)
+
+// bindAll binds the embedding, the output matrix and the layers of m from
+// b's source. The kernels repack some formats as they bind them, which is
+// most of a model's load time, so the tensors are bound on one goroutine per
+// CPU (sources are read-only and safe for that); the result does not depend
+// on the order.
+func (b *binder) bindAll(m *Model, cfg *config.Model, names *Names) {
+	hid, vocab := cfg.HiddenSize, cfg.VocabSize
+	m.Layers = make([]Layer, cfg.Layers)
+	jobs := []func(*binder){
+		func(b *binder) { m.Embed = b.matrix(names.Embed, vocab, hid) },
+		func(b *binder) { m.OutputNorm = b.vector(names.OutputNorm, hid) },
+	}
+	tied := cfg.TieEmbeddings && !b.src.Has(names.Output)
+	if !tied {
+		jobs = append(jobs, func(b *binder) { m.Output = b.matrix(names.Output, vocab, hid) })
+	}
+	for i := range m.Layers {
+		jobs = append(jobs, func(b *binder) { m.Layers[i] = b.layer(cfg, m.Arch, names, i) })
+	}
+	b.parallel(jobs, goruntime.GOMAXPROCS(0))
+	if tied {
+		m.Output = m.Embed
+	}
+}
+
+// parallel runs the jobs on up to workers goroutines, each job with a binder
+// of its own, then adds their byte counts to b and keeps the error of the
+// first job, in job order, that failed.
+func (b *binder) parallel(jobs []func(*binder), workers int) {
+	sub := make([]binder, len(jobs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(jobs))) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(jobs); i = int(next.Add(1) - 1) {
+				sub[i].src = b.src
+				jobs[i](&sub[i])
+			}
+		})
+	}
+	wg.Wait()
+	for _, s := range sub {
+		if b.err == nil {
+			b.err = s.err
+		}
+		b.bytes += s.bytes
+	}
+}
