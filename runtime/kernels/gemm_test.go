@@ -49,12 +49,12 @@ func packedMatMul(t *testing.T, k *impls, w *Matrix, x []float32, n int) []float
 // integer sums are the same, only the order of the float additions differs.
 func TestPackedMatMulMatchesReference(t *testing.T) {
 	rng := newRand(31)
-	for _, typ := range []DType{Q4_0, Q8_0} {
+	for _, typ := range packedTypes {
 		if fastImpls.gemm[typ].one == nil {
 			t.Logf("%v: no tile kernels on this CPU", typ)
 			continue
 		}
-		for _, c := range packedCases {
+		for _, c := range packedCasesFor(typ) {
 			t.Run(fmt.Sprintf("%v/%dx%d/n=%d", typ, c.rows, c.cols, c.n), func(t *testing.T) {
 				w := randomMatrix(t, rng, typ, c.rows, c.cols)
 				if w.packed == nil {
@@ -82,15 +82,16 @@ func TestPackedMatMulMatchesReference(t *testing.T) {
 // same bits alone as inside a batch (computed by the four-column kernel).
 func TestPackedResultIndependentOfBatch(t *testing.T) {
 	rng := newRand(32)
-	for _, typ := range []DType{Q4_0, Q8_0} {
+	for _, typ := range packedTypes {
 		if fastImpls.gemm[typ].one == nil {
 			continue
 		}
-		w := randomMatrix(t, rng, typ, 13, 224)
-		x := randFloats(rng, 9*224, 1)
+		cols := 2 * typ.blockElems() * 7 / 2 // odd blocks: a padded pair
+		w := randomMatrix(t, rng, typ, 13, cols)
+		x := randFloats(rng, 9*cols, 1)
 		batch := packedMatMul(t, &fastImpls, w, x, 9)
 		for i := range 9 {
-			alone := packedMatMul(t, &fastImpls, w, x[i*224:(i+1)*224], 1)
+			alone := packedMatMul(t, &fastImpls, w, x[i*cols:(i+1)*cols], 1)
 			for r, v := range alone {
 				if math.Float32bits(v) != math.Float32bits(batch[i*13+r]) {
 					t.Fatalf("%v row %d of activation %d: %v alone, %v in a batch", typ, r, i, v, batch[i*13+r])

@@ -2,5 +2,25 @@
 
 package kernels
 
-// initGemmK installs the K-quant tile kernels this CPU runs (none yet).
-func initGemmK(k *impls) {}
+//go:noescape
+func gemm4Q4_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
+func gemm1Q4_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
+func gemm4Q6_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
+func gemm1Q6_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+// initGemmK installs the K-quant tile kernels (packk.go) when the CPU has
+// AVX-512 VNNI; np, as the gemm kernels get it, counts 64-value halves of
+// blocks pairs, four per super-block.
+func initGemmK(k *impls) {
+	if !hasVNNI {
+		return
+	}
+	k.gemm[Q4_K] = gemmSet{four: gemm4Q4_KVNNI, one: gemm1Q4_KVNNI}
+	k.gemm[Q6_K] = gemmSet{four: gemm4Q6_KVNNI, one: gemm1Q6_KVNNI}
+}
