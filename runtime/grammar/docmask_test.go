@@ -88,9 +88,10 @@ func compileDoc(tb testing.TB, c docCase) *grammar.Grammar {
 	return g
 }
 
-// walkDoc follows the document's tokens with a new matcher, timing the
-// mask and the acceptance of each token in thread CPU time, and checks
-// that every token is allowed by the mask before it is accepted.
+// walkDoc follows the document's tokens with a new matcher, timing what
+// the runtime does for each token in thread CPU time (the mask, applied
+// to the logits, and the acceptance of the token), and checks that every
+// token is allowed by the mask before it is accepted.
 func walkDoc(tb testing.TB, g *grammar.Grammar, dv *docVocab, ids []int, costs []time.Duration) []time.Duration {
 	tb.Helper()
 	m, err := grammar.NewMatcher(g, dv.v)
@@ -98,9 +99,10 @@ func walkDoc(tb testing.TB, g *grammar.Grammar, dv *docVocab, ids []int, costs [
 		tb.Fatal(err)
 	}
 	mask := make([]uint64, dv.v.Words())
+	logits := make([]float32, dv.v.Size())
 	for i, id := range ids {
 		start := cpuclock.Thread()
-		if err := m.Mask(mask); err != nil {
+		if err := m.MaskLogits(logits, mask); err != nil {
 			tb.Fatalf("token %d: mask: %v", i, err)
 		}
 		allowed := mask[id>>6]&(1<<(id&63)) != 0

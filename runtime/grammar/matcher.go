@@ -146,11 +146,36 @@ func (x *Matcher) MaskLogits(logits []float32, scratch []uint64) error {
 	if err := x.Mask(scratch); err != nil {
 		return err
 	}
+	applyMask(logits, scratch[:v.words], len(v.pieces))
+	return nil
+}
+
+// applyMask sets to -Inf the logits whose bit is clear and those past the
+// n tokens of the vocabulary, a word of 64 tokens at a time where it can.
+func applyMask(logits []float32, bits []uint64, n int) {
 	inf := float32(math.Inf(-1))
-	for i := range logits {
-		if i >= len(v.pieces) || scratch[i>>6]&(1<<(i&63)) == 0 {
-			logits[i] = inf
+	n = min(n, len(logits))
+	for w, word := range bits {
+		lo := w * 64
+		if lo >= n {
+			break
+		}
+		hi := min(lo+64, n)
+		switch word {
+		case ^uint64(0):
+		case 0:
+			for i := lo; i < hi; i++ {
+				logits[i] = inf
+			}
+		default:
+			for i := lo; i < hi; i++ {
+				if word&(1<<(i-lo)) == 0 {
+					logits[i] = inf
+				}
+			}
 		}
 	}
-	return nil
+	for i := n; i < len(logits); i++ {
+		logits[i] = inf
+	}
 }

@@ -1,0 +1,42 @@
+package grammar
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestApplyMask compares the word-wise masking of logits with a bit by
+// bit one, on full, empty and mixed words and a vocabulary shorter than
+// the logits.
+func TestApplyMask(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	tests := []struct {
+		name          string
+		tokens, extra int
+		fill          func(i int) uint64
+	}{
+		{"mixed", 300, 0, func(int) uint64 { return rng.Uint64() }},
+		{"full and empty", 256, 0, func(i int) uint64 { return []uint64{0, ^uint64(0)}[i%2] }},
+		{"logits past the vocabulary", 130, 6, func(int) uint64 { return ^uint64(0) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bits := make([]uint64, (tt.tokens+63)/64)
+			for i := range bits {
+				bits[i] = tt.fill(i)
+			}
+			if r := tt.tokens % 64; r != 0 {
+				bits[len(bits)-1] &= 1<<r - 1
+			}
+			logits := make([]float32, tt.tokens+tt.extra)
+			applyMask(logits, bits, tt.tokens)
+			for i, l := range logits {
+				want := i < tt.tokens && bits[i>>6]&(1<<(i&63)) != 0
+				if got := !math.IsInf(float64(l), -1); got != want {
+					t.Fatalf("logit %d kept %v, want %v", i, got, want)
+				}
+			}
+		})
+	}
+}
