@@ -73,6 +73,7 @@ per second. Load time and peak memory follow the table.`,
 	f.StringVar(&o.kvType, "kv-type", "f16", "KV cache type: f16 or f32")
 	f.BoolVar(&o.json, "json", false, "print a JSON list of results, like llama-bench -o json")
 	cmd.AddCommand(newBenchServeCmd())
+	addSpecBench(cmd)
 	return cmd
 }
 

@@ -44,7 +44,7 @@ func runChat(cmd *cobra.Command, ref string, o runOptions) error {
 	if isTerminal(stderr) {
 		fmt.Fprintf(stderr, "loading %s…", ref)
 	}
-	e, err := runtime.Load(ctx, path, runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv})
+	e, err := runtime.Load(ctx, path, runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv, Spec: specOptions(cmd)})
 	if isTerminal(stderr) {
 		fmt.Fprint(stderr, "\r\x1b[K") // the line goes; errors follow on a clean line
 	}

@@ -79,6 +79,7 @@ is). Sampling defaults come from the model's generation_config.json.`,
 	f.StringVar(&o.kvType, "kv-type", "f16", "KV cache type: f16 or f32")
 	f.BoolVar(&o.verbose, "verbose", false, "print load and speed figures to standard error")
 	f.BoolVar(&o.raw, "raw", false, "give the text to the model as it is, without the chat template")
+	addSpecFlags(cmd)
 	return cmd
 }
 
@@ -121,7 +122,7 @@ func runPrompt(ctx context.Context, cmd *cobra.Command, ref, text string, o runO
 	if err != nil {
 		return err
 	}
-	e, err := runtime.Load(ctx, path, runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv})
+	e, err := runtime.Load(ctx, path, runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv, Spec: specOptions(cmd)})
 	if err != nil {
 		return err
 	}

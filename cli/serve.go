@@ -90,6 +90,7 @@ mlx stop use.`,
 	f.DurationVar(&o.readyTimeout, "ready-timeout", 10*time.Minute, "with --detach, how long to wait for the models to load")
 	o.stores.register(f)
 	o.batch.register(f)
+	addSpecFlags(cmd)
 	return cmd
 }
 
@@ -156,7 +157,7 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	url := "http://" + net.JoinHostPort(o.host, strconv.Itoa(port))
 	stderr := cmd.ErrOrStderr()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	loader := &serveLoader{opt: runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv}}
+	loader := &serveLoader{opt: runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv, Spec: specOptions(cmd)}}
 	if err := o.batch.apply(&loader.opt); err != nil {
 		return err
 	}

@@ -96,8 +96,10 @@ func sameVocab(draft, main *tokenizer.Tokenizer) error {
 // newSeq returns an empty draft sequence.
 func (d *drafter) newSeq() *draftSeq { return &draftSeq{cache: d.kv.Arena().NewCache()} }
 
-// drop frees a draft sequence's cache.
-func (d *drafter) drop(s *draftSeq) { d.kv.Drop(s.cache) }
+// drop frees a draft sequence's cache, keeping what it computed in the
+// draft model's prefix cache: a later request that begins the same way
+// (the next turn of a chat) skips that part.
+func (d *drafter) drop(s *draftSeq) { d.kv.Release(s.cache, s.tokens, len(s.tokens)) }
 
 // propose drafts up to k tokens to follow tokens, into buf: greedily,
 // stopping after a token of probability below confidence. The draft
@@ -107,6 +109,9 @@ func (d *drafter) drop(s *draftSeq) { d.kv.Drop(s.cache) }
 func (d *drafter) propose(s *draftSeq, tokens []int32, k int, confidence float64, buf []int32) ([]int32, error) {
 	buf = buf[:0]
 	k = min(k, d.ctx-len(tokens))
+	if len(s.cache.Table()) == 0 {
+		s.tokens = append(s.tokens[:0], tokens[:d.kv.Match(s.cache, tokens, len(tokens)-1)]...)
+	}
 	c := min(commonPrefix(s.tokens, tokens), len(tokens)-1) // the last token is computed again, for its logits
 	s.tokens = s.tokens[:c]
 	if k <= 0 || !d.kv.Grow(s.cache, len(tokens)+k-1) {

@@ -60,7 +60,7 @@ func (o SpecOptions) check() error {
 
 // Speculation is what a request asks of speculative decoding, with the
 // names of Hugging Face transformers; nil fields take the engine's
-// defaults. Requests with a Constraint never speculate.
+// defaults. Requests with a Constraint or a Beam search never speculate.
 type Speculation struct {
 	// DraftTokens is num_assistant_tokens: how many tokens the draft model
 	// proposes per step, 0…MaxSpecTokens; 0 turns the draft model off.
@@ -118,7 +118,7 @@ type specParams struct {
 // specParamsOf resolves a request's speculation settings against the
 // engine's options; all zero when the request may not speculate.
 func (e *Engine) specParamsOf(req *Request) specParams {
-	if req.Constraint != nil {
+	if req.Constraint != nil || req.Beam != nil {
 		return specParams{}
 	}
 	p := specParams{lookup: e.opt.Spec.Lookup, confidence: DefaultDraftConfidence}

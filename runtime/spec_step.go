@@ -100,7 +100,7 @@ func (e *Engine) draftFor(r *seqRun, sr *specRun, k int) []int32 {
 	}
 	out, err := d.propose(sr.dseq, r.tokens, k, sr.p.confidence, sr.draft)
 	if err != nil {
-		d.drop(sr.dseq)
+		d.kv.Drop(sr.dseq.cache)
 		sr.dseq, sr.p.draft = nil, 0
 		return out[:0]
 	}
