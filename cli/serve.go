@@ -27,6 +27,7 @@ func init() { register(newServeCmd) }
 // serveOptions are the flags of mlx serve.
 type serveOptions struct {
 	host, apiKey, kvType    string
+	pprof                   string
 	port                    int
 	cors                    []string
 	maxBody                 int
@@ -91,6 +92,7 @@ mlx stop use.`,
 	o.stores.register(f)
 	o.batch.register(f)
 	addSpecFlags(cmd)
+	registerPprof(f, &o.pprof)
 	return cmd
 }
 
@@ -157,6 +159,7 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	url := "http://" + net.JoinHostPort(o.host, strconv.Itoa(port))
 	stderr := cmd.ErrOrStderr()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	startPprof(o.pprof, log)
 	loader := &serveLoader{opt: runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv, Spec: specOptions(cmd)}}
 	if err := o.batch.apply(&loader.opt); err != nil {
 		return err
