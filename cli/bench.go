@@ -27,6 +27,8 @@ type benchOptions struct {
 	prompt, gen, threads, reps, batch int
 	kvType                            string
 	json                              bool
+	startup                           int // runs of the start-up test, 0 for the speed tests
+	readMiB                           int // buffer of the streaming-read test, 0 skips it
 }
 
 // benchRow is one test's result, with the keys of llama-bench -o json.
@@ -44,6 +46,7 @@ type benchRow struct {
 	AvgTs     float64   `json:"avg_ts"`
 	StddevTs  float64   `json:"stddev_ts"`
 	SamplesTs []float64 `json:"samples_ts"`
+	benchExtra
 }
 
 func newBenchCmd() *cobra.Command {
@@ -55,7 +58,10 @@ func newBenchCmd() *cobra.Command {
 prompt of -p tokens from an empty cache (ppP) and generates -n tokens one
 at a time (tgN), as llama-bench does: random token ids, one warm-up run,
 then -r timed repetitions, reported as mean ± standard deviation of tokens
-per second. Load time and peak memory follow the table.`,
+per second. Load time and peak memory follow the table, then the weight
+bytes decode reads per second against the streaming-read bandwidth of the
+same number of threads. --startup N instead times N runs of
+"mlx run MODEL --max-tokens 1" from process start to exit.`,
 		Example: `  mlx bench model.gguf
   mlx bench -p 512 -n 128 -t 4 -r 5 --json ./Qwen3-0.6B`,
 		Args: cobra.ExactArgs(1),
@@ -72,8 +78,9 @@ per second. Load time and peak memory follow the table.`,
 	f.IntVarP(&o.batch, "batch", "b", runtime.DefaultBatch, "most prompt tokens per forward pass")
 	f.StringVar(&o.kvType, "kv-type", "f16", "KV cache type: f16 or f32")
 	f.BoolVar(&o.json, "json", false, "print a JSON list of results, like llama-bench -o json")
+	f.IntVar(&o.startup, "startup", 0, "time this many start-ups to the first token instead of the speed tests")
+	f.IntVar(&o.readMiB, "read-mib", 256, "MiB of the streaming-read bandwidth test (0 skips it)")
 	cmd.AddCommand(newBenchServeCmd())
-	addSpecBench(cmd)
 	return cmd
 }
 
@@ -85,8 +92,11 @@ func applyNoASM() {
 }
 
 func runBench(ctx context.Context, w io.Writer, ref string, o benchOptions) error {
-	if o.prompt < 0 || o.gen < 0 || o.prompt+o.gen == 0 || o.reps < 1 {
-		return fmt.Errorf("bench: -p and -n must not be negative nor both 0, and -r must be at least 1")
+	if o.startup > 0 {
+		return runStartup(ctx, w, ref, o)
+	}
+	if o.prompt < 0 || o.gen < 0 || o.prompt+o.gen == 0 || o.reps < 1 || o.readMiB < 0 {
+		return fmt.Errorf("bench: -p and -n must not be negative nor both 0, -r must be at least 1 and --read-mib not negative")
 	}
 	kv, err := kvcache.ParseType(o.kvType)
 	if err != nil {
@@ -122,6 +132,9 @@ func runBench(ctx context.Context, w io.Writer, ref string, o benchOptions) erro
 			}
 		}
 		rows = append(rows, benchResult(ref, info, o.threads, test.prompt, test.gen, samples))
+	}
+	if err := addExtra(ctx, e, ref, o, rows); err != nil {
+		return err
 	}
 	if o.json {
 		enc := json.NewEncoder(w)
@@ -193,8 +206,9 @@ func writeBenchTable(w io.Writer, info runtime.Info, rows []benchRow) error {
 		fmt.Fprintf(b, "| %-30s | %10s | %10s | %-10s | %7d | %15s | %20s |\n", r.Type, sizeLabel(r.Size),
 			fmt.Sprintf("%.2f M", float64(r.Params)/1e6), r.Backend, r.Threads, test, fmt.Sprintf("%.2f ± %.2f", r.AvgTs, r.StddevTs))
 	}
-	fmt.Fprintf(b, "\nload time: %d ms, KV cache: %s (%v), kernels: %s, peak RSS: %s\n", info.LoadTime.Milliseconds(),
-		sizeLabel(info.KVBytes), info.KVType, kernels.Implementation(), peakRSS())
+	fmt.Fprintf(b, "\nload time: %d ms, KV cache: %s (%v), kernels: %s, ", info.LoadTime.Milliseconds(),
+		sizeLabel(info.KVBytes), info.KVType, kernels.Implementation())
+	writeExtra(b, rows)
 	return b.Flush()
 }
 
@@ -203,22 +217,4 @@ func sizeLabel(n int64) string {
 		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
 	}
 	return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))
-}
-
-// peakRSS returns the peak resident memory from /proc/self/status (VmHWM),
-// or "n/a" where that file does not exist.
-func peakRSS() string {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return "n/a"
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err == nil {
-				return sizeLabel(kb << 10)
-			}
-		}
-	}
-	return "n/a"
 }

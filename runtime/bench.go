@@ -3,7 +3,10 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
+
+	"github.com/mlxrun/mlx/runtime/kernels"
 )
 
 // Benchmark times the model alone, as llama-bench does: prompt is computed
@@ -58,4 +61,60 @@ func (e *Engine) Benchmark(ctx context.Context, prompt, gen []int32) (prefill, d
 		return nil
 	})
 	return prefill, decode, err
+}
+
+// DecodeWeightBytes returns the weight bytes one decode step reads: every
+// matrix of the layers and the output matrix, in the form the kernels read
+// (their packed copy when they made one), not the embedding rows looked up.
+func (e *Engine) DecodeWeightBytes() int64 {
+	n := matrixBytes(e.model.Output)
+	for _, l := range e.model.Layers {
+		for _, w := range []*kernels.Matrix{l.Q, l.K, l.V, l.O, l.Gate, l.Up, l.Down} {
+			n += matrixBytes(w)
+		}
+	}
+	return n
+}
+
+func matrixBytes(w *kernels.Matrix) int64 {
+	if w.Packed() {
+		return int64(w.PackedBytes())
+	}
+	return int64(len(w.Data) + len(w.Scales) + len(w.Biases))
+}
+
+// ReadBandwidth measures how many bytes per second threads goroutines read
+// from a buffer of size bytes (make it much larger than the CPU's caches),
+// each streaming through its own part with the vector kernels. It returns
+// the best of several passes: at least five, for at least half a second.
+func ReadBandwidth(ctx context.Context, threads, size int) (float64, error) {
+	const chunk = 16 << 10 // floats per kernel call
+	if threads < 1 || size < threads*chunk*4 {
+		return 0, fmt.Errorf("%w: a read test of %d bytes on %d threads", ErrInvalidRequest, size, threads)
+	}
+	buf := make([]float32, size/4)
+	for i := range buf {
+		buf[i] = float32(i & 7)
+	}
+	per := len(buf) / threads / chunk * chunk
+	sums := make([]float32, threads)
+	best := time.Duration(1 << 62)
+	for passes, start := 0, time.Now(); passes < 5 || time.Since(start) < time.Second/2; passes++ {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		var wg sync.WaitGroup
+		t0 := time.Now()
+		for t := range threads {
+			wg.Go(func() {
+				part := buf[t*per : (t+1)*per]
+				for off := 0; off < len(part); off += chunk {
+					sums[t] += kernels.Dot(part[off:off+chunk], part[off:off+chunk])
+				}
+			})
+		}
+		wg.Wait()
+		best = min(best, time.Since(t0))
+	}
+	return float64(threads*per*4) / best.Seconds(), nil
 }
