@@ -330,3 +330,54 @@ func TestBeamWithSpeculation(t *testing.T) {
 		}
 	}
 }
+
+// TestBeamCacheFull runs beam searches on a cache of two blocks: too few
+// for four beams (an error up front), and two beams that outgrow it end
+// for length where the blocks ran out.
+func TestBeamCacheFull(t *testing.T) {
+	e := loadEngine(t, kvcache.F16, "gguf", "llama-tiny-F32.gguf")
+	prompt := promptOf(120, 1)
+	_, err := e.Generate(context.Background(), Request{Prompt: prompt, Params: greedy(4), Beam: &BeamSearch{Width: 4}}, func(Event) error { return nil })
+	if !errors.Is(err, ErrContextLength) {
+		t.Errorf("4 beams in 2 blocks: err %v, want ErrContextLength", err)
+	}
+	p := greedy(40)
+	p.IgnoreEOS = true
+	res := beamRun(t, e, prompt, p, BeamSearch{Width: 2, N: 2})
+	for i, b := range res.Beams {
+		if b.Finish != FinishLength || len(b.Tokens) != BlockSize-len(prompt)+1 {
+			t.Errorf("beam %d: %d tokens, finish %q; want %d, length", i, len(b.Tokens), b.Finish, BlockSize-len(prompt)+1)
+		}
+	}
+}
+
+// TestBeamSearchesCrowded runs two wide beam searches that do not fit in
+// one forward pass together: the second waits for the first, and both
+// give what they give alone.
+func TestBeamSearchesCrowded(t *testing.T) {
+	e := loadWith(t, Options{Parallel: 16, KVType: kvcache.F32}, "gguf", "llama-tiny-F32.gguf")
+	cases := readReference(t, "llama-tiny-F32.json", "f32kv-nofa")
+	b := BeamSearch{Width: 10, N: 3, LengthPenalty: 1}
+	var alone []Result
+	for _, c := range cases[:2] {
+		alone = append(alone, beamRun(t, e, c.PromptIDs, greedy(6), b))
+	}
+	out := generateAll(e, []Request{
+		{Prompt: cases[0].PromptIDs, Params: greedy(6), Beam: &b},
+		{Prompt: cases[1].PromptIDs, Params: greedy(6), Beam: &b},
+	})
+	if n := e.Stats().Preemptions; n == 0 {
+		t.Errorf("no search went back to the queue; want the second to wait for room")
+	}
+	for i, o := range out {
+		if o.err != nil {
+			t.Fatalf("search %d: %v", i, o.err)
+		}
+		for k, bm := range o.res.Beams {
+			if !slices.Equal(bm.Tokens, alone[i].Beams[k].Tokens) {
+				t.Errorf("search %d beam %d: %v, alone %v", i, k, bm.Tokens, alone[i].Beams[k].Tokens)
+			}
+		}
+	}
+	checkNoLeak(t, e)
+}
