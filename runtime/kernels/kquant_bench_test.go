@@ -36,3 +36,18 @@ func BenchmarkPackedK(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPackK reports the repacking of Q4_K and Q6_K weights at load.
+func BenchmarkPackK(b *testing.B) {
+	rng := newRand(44)
+	for _, typ := range []DType{Q4_K, Q6_K} {
+		b.Run(typ.String(), func(b *testing.B) {
+			w := randomMatrix(b, rng, typ, 1024, 1024)
+			b.SetBytes(int64(len(w.Data)))
+			b.ReportAllocs()
+			for range b.N {
+				w.packK()
+			}
+		})
+	}
+}

@@ -38,15 +38,24 @@ import (
 // multiplies them with the signed activations.
 
 const (
-	kpAct     = 384 // bytes of one activation super-block (actQ8_KP)
-	kq4Group  = 96 + groupRows*128
-	kq6Group  = 80 + groupRows*192
-	kpVectors = 8 // 32-byte vectors of values per super-block
+	kpAct    = 384 // bytes of one activation super-block (actQ8_KP)
+	kq4Group = 96 + groupRows*128
+	kq6Group = 80 + groupRows*192
 )
 
 // kpPos returns the index in the super-block of the activation value at
-// byte i of lane j of vector v.
+// byte i of lane j of vector v. As 4-byte words, the reordering is the
+// transpose of an 8×8 matrix: word 8v+j is word 8j+v of the super-block.
 func kpPos(v, j, i int) int { return 32*j + 16*(v>>2) + 4*(v&3) + i }
+
+// kpPerm[k] is the super-block index of the value at byte k of the
+// reordered form (kpPos of byte k).
+var kpPerm = func() (p [qkK]uint8) {
+	for k := range p {
+		p[k] = uint8(kpPos(k/32, k/4%8, k%4))
+	}
+	return p
+}()
 
 // kGroupBytes returns the bytes of one super-block of a packed group of a
 // K-quant type, 0 for the other types.
@@ -83,8 +92,7 @@ func (m *Matrix) packK() {
 			dst := m.packed[r/groupRows*gb+s*sb:][:sb]
 			blk := row[s*wb : (s+1)*wb]
 			if m.Type == Q4_K {
-				d, dmin := decodeQ4_K(blk, &q, &sc, &mn)
-				packQ4_K(dst, r%groupRows, d, dmin, &q, &sc, &mn)
+				packQ4_K(dst, r%groupRows, blk)
 			} else {
 				d, _ := decodeQ6_K(blk, &q, &sc, &mn)
 				packQ6_K(dst, r%groupRows, d, &q, &sc)
@@ -93,23 +101,37 @@ func (m *Matrix) packK() {
 	}
 }
 
-// packQ4_K places one decoded super-block as row r of a packed group.
-func packQ4_K(dst []byte, r int, d, dmin float32, q *[qkK]int8, sc, mn *[16]int32) {
-	binary.LittleEndian.PutUint32(dst[4*r:], math.Float32bits(d))
-	binary.LittleEndian.PutUint32(dst[16+4*r:], math.Float32bits(dmin))
-	for j := range 8 {
-		dst[32+16*r+j] = byte(sc[2*j])
-		dst[32+16*r+8+j] = byte(mn[2*j])
-	}
-	qs := dst[96+128*r:][:128]
-	for t := range 4 {
-		for j := range 8 {
-			for i := range 4 {
-				lo, hi := q[kpPos(2*t, j, i)], q[kpPos(2*t+1, j, i)]
-				qs[32*t+4*j+i] = byte(lo) | byte(hi)<<4
-			}
+// kq4Src[k] locates the two nibbles of byte k of a packed Q4_K row in
+// the stored block: byte index in qs and shift, low then high nibble.
+var kq4Src = func() (t [128][4]uint8) {
+	for k := range t {
+		for h := range 2 {
+			p := int(kpPerm[k+k&^31+32*h]) // value index, stored as in ggml
+			t[k][2*h] = uint8(32*(p/64) + p%32)
+			t[k][2*h+1] = uint8(4 * (p / 32 % 2))
 		}
 	}
+	return t
+}()
+
+// packQ4_K places one stored super-block b as row r of a packed group.
+func packQ4_K(dst []byte, r int, b []byte) {
+	binary.LittleEndian.PutUint32(dst[4*r:], math.Float32bits(half(b)))
+	binary.LittleEndian.PutUint32(dst[16+4*r:], math.Float32bits(half(b[2:])))
+	for j := range 8 {
+		dst[32+16*r+j], dst[32+16*r+8+j] = scaleMinK4u8(j, b[4:16])
+	}
+	src := b[16 : 16+128]
+	qs := dst[96+128*r:][:128]
+	for k, t := range &kq4Src {
+		qs[k] = src[t[0]]>>t[1]&0xf | src[t[2]]>>t[3]<<4
+	}
+}
+
+// scaleMinK4u8 is scaleMinK4 as bytes.
+func scaleMinK4u8(j int, s []byte) (byte, byte) {
+	sc, m := scaleMinK4(j, s)
+	return byte(sc), byte(m)
 }
 
 // packQ6_K places one decoded super-block (values less 32) as row r of a
@@ -122,14 +144,11 @@ func packQ6_K(dst []byte, r int, d float32, q *[qkK]int8, sc *[16]int32) {
 	}
 	ql := dst[80+192*r:][:128]
 	qh := dst[80+192*r+128:][:64]
-	for v := range kpVectors {
-		for j := range 8 {
-			for i := range 4 {
-				u := byte(q[kpPos(v, j, i)] + 32)
-				ql[32*(v/2)+4*j+i] |= u & 0xf << (4 * (v & 1))
-				qh[32*(v/4)+4*j+i] |= u >> 4 << (2 * (v & 3))
-			}
-		}
+	for k, p := range kpPerm {
+		v, b := k/32, k%32
+		u := byte(q[p] + 32)
+		ql[32*(v/2)+b] |= u & 0xf << (4 * (v & 1))
+		qh[32*(v/4)+b] |= u >> 4 << (2 * (v & 3))
 	}
 }
 
@@ -146,12 +165,8 @@ func quantizeKPRef(dst []byte, src []float32) {
 // reorderQ8_K writes one Q8_K block b in the actQ8_KP form at dst.
 func reorderQ8_K(dst, b []byte) {
 	qs := b[4 : 4+qkK]
-	for v := range kpVectors {
-		for j := range 8 {
-			for i := range 4 {
-				dst[32*v+4*j+i] = qs[kpPos(v, j, i)]
-			}
-		}
+	for k, p := range kpPerm {
+		dst[k] = qs[p]
 	}
 	d := f32At(b)
 	var bs [16]int32
