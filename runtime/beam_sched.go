@@ -109,7 +109,7 @@ func (e *Engine) advance(g *beamGroup) {
 		}
 	}
 	over := length >= root.budget || allDone(g.subs)
-	if !over && len(g.all) == 1 && !e.roomForBeams(g, countBeams(next)) {
+	if first := root.decodeStart.IsZero(); first && !over && !e.roomForBeams(g, countBeams(next)) {
 		g.reset()
 		e.preempt(root) // the search starts again later
 		return
