@@ -40,3 +40,25 @@ func TestApplyMask(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkApplyMask measures the masking of a Qwen3-sized logit vector
+// with few tokens allowed (between members) and nearly all (in a string).
+func BenchmarkApplyMask(b *testing.B) {
+	const n = 151936
+	logits := make([]float32, n)
+	for _, tc := range []struct {
+		name string
+		word uint64
+	}{{"few", 0}, {"most", ^uint64(0)}} {
+		bits := make([]uint64, (n+63)/64)
+		for i := range bits {
+			bits[i] = tc.word
+		}
+		bits[10] = 0x5
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				applyMask(logits, bits, n)
+			}
+		})
+	}
+}

@@ -150,6 +150,14 @@ func (x *Matcher) MaskLogits(logits []float32, scratch []uint64) error {
 	return nil
 }
 
+// negInf is a word of 64 refused logits.
+var negInf = func() (b [64]float32) {
+	for i := range b {
+		b[i] = float32(math.Inf(-1))
+	}
+	return b
+}()
+
 // applyMask sets to -Inf the logits whose bit is clear and those past the
 // n tokens of the vocabulary, a word of 64 tokens at a time where it can.
 func applyMask(logits []float32, bits []uint64, n int) {
@@ -164,9 +172,7 @@ func applyMask(logits []float32, bits []uint64, n int) {
 		switch word {
 		case ^uint64(0):
 		case 0:
-			for i := lo; i < hi; i++ {
-				logits[i] = inf
-			}
+			copy(logits[lo:hi], negInf[:])
 		default:
 			for i := lo; i < hi; i++ {
 				if word&(1<<(i-lo)) == 0 {

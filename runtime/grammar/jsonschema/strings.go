@@ -24,7 +24,7 @@ var formatHelpers = map[string]string{
 	"day30":       `day28 | "29" | "30"`,
 	"day31":       `day30 | "31"`,
 	"email-atom":  `[a-zA-Z0-9_+-]{1,15}`,
-	"email-label": `[a-zA-Z0-9] ( [a-zA-Z0-9-]{0,10} [a-zA-Z0-9] )?`,
+	"email-label": `[a-zA-Z0-9] ( [a-zA-Z0-9] | "-" [a-zA-Z0-9] ){0,11}`,
 }
 
 var formatDeps = map[string][]string{
