@@ -381,3 +381,22 @@ func TestBeamSearchesCrowded(t *testing.T) {
 	}
 	checkNoLeak(t, e)
 }
+
+// TestStopLogprob checks that a sampled sequence ending with a stop token
+// reports that token's log-probability, as Score measures it, so that its
+// cumulative log-probability (which ranks best_of) is complete.
+func TestStopLogprob(t *testing.T) {
+	e := loadBeams(t, kvcache.F32)
+	c := readReference(t, "llama-tiny-F32.json", "f32kv-nofa")[0]
+	p := greedy(10)
+	p.Logprobs = true
+	p.StopTokenIDs = c.GeneratedIDs[3:4]
+	ids, _, _, res := collect(t, e, Request{Prompt: c.PromptIDs, Params: p})
+	if res.StopToken != c.GeneratedIDs[3] || len(ids) != 3 {
+		t.Fatalf("stopped by %d after %v; want %d after 3 tokens", res.StopToken, ids, c.GeneratedIDs[3])
+	}
+	want := scoreBeam(t, e, c.PromptIDs, Beam{Tokens: ids, StopToken: res.StopToken}) - scoreBeam(t, e, c.PromptIDs, Beam{Tokens: ids, StopToken: -1})
+	if math.Abs(float64(res.StopLogprob)-want) > 1e-4 {
+		t.Errorf("stop token logprob %g, Score gives %g", res.StopLogprob, want)
+	}
+}

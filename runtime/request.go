@@ -116,6 +116,10 @@ type Result struct {
 	// StopToken the EOS or stop token id, else -1.
 	StopString string
 	StopToken  int32
+	// StopLogprob is the log-probability of StopToken, when it is set and
+	// Params.Logprobs is (the stop token has no event: this completes the
+	// cumulative log-probability of the sequence).
+	StopLogprob float32
 	// Spec counts the tokens speculative decoding proposed and accepted.
 	Spec SpecStats
 	// Beams are the best hypotheses of a beam search, best first; Finish

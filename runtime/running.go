@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mlxrun/mlx/runtime/kvcache"
+	"github.com/mlxrun/mlx/runtime/sample"
 )
 
 // seqRun is a generation the scheduler runs: its tokens, how many of them
@@ -106,6 +107,9 @@ func (e *Engine) sample(r *seqRun, logits []float32) {
 	if err != nil {
 		e.end(r, err)
 		return
+	}
+	if done && r.res.StopToken >= 0 && r.seq.logprobs {
+		r.res.StopLogprob = float32(float64(logits[r.res.StopToken]) - sample.LogSumExp(logits))
 	}
 	if r.res.Usage.Completion == 1 {
 		now := time.Now()

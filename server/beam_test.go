@@ -142,3 +142,48 @@ func maxTokens(n int) sample.Params {
 	p.MaxTokens = n
 	return p
 }
+
+// scriptedModel is a fake model whose k-th generation emits one token of
+// logprob lps[k] and ends with stops[k] (a stop token's logprob, 0 for
+// the length limit).
+type scriptedModel struct {
+	*fakeModel
+	lps, stops []float32
+	calls      int
+}
+
+func (m *scriptedModel) Generate(_ context.Context, req runtime.Request, emit func(runtime.Event) error) (runtime.Result, error) {
+	k := m.calls
+	m.calls++
+	res := runtime.Result{Finish: runtime.FinishLength, StopToken: -1, Usage: runtime.Usage{Prompt: len(req.Prompt), Completion: 1}}
+	if m.stops[k] != 0 {
+		res.Finish, res.StopToken, res.StopLogprob, res.Usage.Completion = runtime.FinishStop, 0, m.stops[k], 2
+	}
+	id := int32('a'+k) + fakeOffset
+	return res, emit(runtime.Event{Tokens: []int32{id}, Text: string(rune('a' + k)), Logprobs: []runtime.Logprob{{ID: id, Logprob: m.lps[k]}}})
+}
+
+// TestBestOfCumulativeLogprob checks that best_of ranks the samples by
+// their cumulative log-probability, the stop token's included.
+func TestBestOfCumulativeLogprob(t *testing.T) {
+	cases := []struct {
+		name       string
+		lps, stops []float32
+		want       string
+	}{
+		{"by sum", []float32{-2, -1, -3}, []float32{0, 0, 0}, "b"},
+		{"stop token counts", []float32{-2, -1, -3}, []float32{0, -5, 0}, "a"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := &scriptedModel{fakeModel: newFake(""), lps: c.lps, stops: c.stops}
+			m.id = "m"
+			ts := start(t, modelLoader{"m": m}, Options{}) // one sequence at a time: calls counts them in order
+			var r compResp
+			ts.post(t, "/v1/completions", `{"model":"m","prompt":"x","best_of":3}`, 200, &r)
+			if len(r.Choices) != 1 || r.Choices[0].Text != c.want {
+				t.Errorf("choices %+v, want the text %q", r.Choices, c.want)
+			}
+		})
+	}
+}

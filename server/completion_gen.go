@@ -80,6 +80,7 @@ func (g *completionGen) end(i int, res runtime.Result, err error) error {
 		g.cached = res.Usage.Cached
 	}
 	sq.completion = max(sq.completion, res.Usage.Completion)
+	sq.score += float64(res.StopLogprob) // the stop token counts in the cumulative logprob
 	reason := finishReason(res.Finish, false)
 	sq.finish = &reason
 	c := g.chunk(i, "", nil, &reason)

@@ -33,7 +33,7 @@ type compSeq struct {
 	prompt     int // index into prompts
 	started    bool
 	offset     int     // text offset of the next token
-	score      float64 // sum of the generated tokens' logprobs (best_of)
+	score      float64 // sum of the generated tokens' logprobs, the stop token's included (best_of)
 	completion int
 	finish     *string
 }
