@@ -3,6 +3,9 @@
 package kernels
 
 //go:noescape
+func quantKPAVX512(dst *byte, src *float32, nsb int)
+
+//go:noescape
 func gemm4Q4_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
@@ -23,4 +26,15 @@ func initGemmK(k *impls) {
 	}
 	k.gemm[Q4_K] = gemmSet{four: gemm4Q4_KVNNI, one: gemm1Q4_KVNNI}
 	k.gemm[Q6_K] = gemmSet{four: gemm4Q6_KVNNI, one: gemm1Q6_KVNNI}
+	k.quantize[actQ8_KP] = quantizeKPAVX512
+}
+
+// quantizeKPAVX512 is quantizeKPRef in assembly.
+func quantizeKPAVX512(dst []byte, src []float32) {
+	nsb := len(src) / qkK
+	if nsb == 0 {
+		return
+	}
+	_ = dst[nsb*kpAct-1]
+	quantKPAVX512(&dst[0], &src[0], nsb)
 }
