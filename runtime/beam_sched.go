@@ -187,21 +187,7 @@ func (e *Engine) reassign(g *beamGroup, next [][]*beamHyp) bool {
 		p.tokens = append(p.tokens, b.gen[len(b.gen)-1])
 	}
 	slices.SortStableFunc(e.running, func(a, b *seqRun) int { return int(a.order - b.order) })
-	for _, r := range parents {
-		e.unspeculated(r)
-		for _, b := range kids[r][1:] {
-			e.unspeculated(b.run)
-		}
-	}
 	return true
-}
-
-// unspeculated keeps speculative decoding off beam r: its tokens are
-// chosen by the search, never drafted.
-func (e *Engine) unspeculated(r *seqRun) {
-	if e.spec != nil && e.spec.runs[r] == nil {
-		e.spec.runs[r] = &specRun{}
-	}
 }
 
 func countBeams(next [][]*beamHyp) int {
