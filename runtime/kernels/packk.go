@@ -3,6 +3,8 @@ package kernels
 import (
 	"encoding/binary"
 	"math"
+	"runtime"
+	"sync"
 )
 
 // The packed layout of Q4_K and Q6_K weights for the K-quant tile kernels,
@@ -77,16 +79,28 @@ func packedAct(t DType) actKind {
 	return actPair
 }
 
-// packK builds m.packed from m.Data for Q4_K and Q6_K.
+// packK builds m.packed from m.Data for Q4_K and Q6_K, the groups split
+// across the cores: large matrices take a noticeable share of a model's
+// load time.
 func (m *Matrix) packK() {
 	groups := (m.Rows + groupRows - 1) / groupRows
+	m.packed = make([]byte, groups*m.groupBytes())
+	parts := min(runtime.GOMAXPROCS(0), max(1, m.Rows*m.Cols/(1<<20)))
+	var wg sync.WaitGroup
+	for i := range parts {
+		wg.Go(func() { m.packKGroups(groups*i/parts, groups*(i+1)/parts) })
+	}
+	wg.Wait()
+}
+
+// packKGroups packs the rows of groups [g0, g1).
+func (m *Matrix) packKGroups(g0, g1 int) {
 	gb, sb := m.groupBytes(), kGroupBytes(m.Type)
-	m.packed = make([]byte, groups*gb)
 	nsb := m.Cols / qkK
 	wb := m.Type.blockBytes()
 	var q [qkK]int8
 	var sc, mn [16]int32
-	for r := range m.Rows {
+	for r := g0 * groupRows; r < min(g1*groupRows, m.Rows); r++ {
 		row := m.rowData(r)
 		for s := range nsb {
 			dst := m.packed[r/groupRows*gb+s*sb:][:sb]
