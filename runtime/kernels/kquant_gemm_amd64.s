@@ -136,22 +136,25 @@
 	Q4FIN(Y22, 352(DI)(R9*2), 320(DI)(R9*2), A2) \
 	Q4FIN(Y23, 352(DI)(R10*1), 320(DI)(R10*1), A3)
 
-// Q4ROW1 is Q4ROW4 for one column.
+// Q4ROW1 is Q4ROW4 for one column, its sums split over Y20 and Y21 (two
+// shorter chains of dependent VPDPBUSD).
 #define Q4ROW1(D, DMIN, SC, MN, Q, ACC) \
 	Q4SCALES(D, DMIN, SC, MN) \
 	VPXORD Y20, Y20, Y20 \
+	VPXORD Y21, Y21, Y21 \
 	Q4W(Q) \
 	VPDPBUSD 0(DI), Y18, Y20 \
-	VPDPBUSD 32(DI), Y19, Y20 \
+	VPDPBUSD 32(DI), Y19, Y21 \
 	Q4W(32+Q) \
 	VPDPBUSD 64(DI), Y18, Y20 \
-	VPDPBUSD 96(DI), Y19, Y20 \
+	VPDPBUSD 96(DI), Y19, Y21 \
 	Q4W(64+Q) \
 	VPDPBUSD 128(DI), Y18, Y20 \
-	VPDPBUSD 160(DI), Y19, Y20 \
+	VPDPBUSD 160(DI), Y19, Y21 \
 	Q4W(96+Q) \
 	VPDPBUSD 192(DI), Y18, Y20 \
-	VPDPBUSD 224(DI), Y19, Y20 \
+	VPDPBUSD 224(DI), Y19, Y21 \
+	VPADDD Y21, Y20, Y20 \
 	Q4FIN(Y20, 352(DI), 320(DI), ACC)
 
 // func gemm4Q4_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
