@@ -28,6 +28,8 @@ type loopInfo struct {
 	next   int32 // the state they lead to, -1 for none
 	// chained: depth and closed are set (see chain).
 	chained bool
+	// visiting: on the run that chain is following (a cycle ends there).
+	visiting bool
 }
 
 // loopOf returns the loop set of a state without a pending UTF-8 prefix.
@@ -88,43 +90,92 @@ func (m *machine) loopOf(id int32) (*loopInfo, error) {
 // chain returns the loop set of a state with its depth: no limit when
 // the loop code points lead back to it, else one more than the state they
 // lead to when that one loops on the same code points (a bounded run).
-// Runs that would nest deeper are not followed.
+// Runs that would nest deeper are not followed. A run is followed for at
+// most one more state than the code points of the longest token: a
+// longer run has depth -1 too, since no token can tell it from an
+// unbounded one (a string of up to 300 characters does not compute the
+// 300 states at its start). The states on the way keep no depth then.
 func (m *machine) chain(id int32) (*loopInfo, error) {
 	l, err := m.loopOf(id)
 	if err != nil || l.chained {
 		return l, err
 	}
-	l.chained = true // depth 0 meanwhile, against cycles
+	budget := int(m.v.runes[0]) + 1
+	var path []*loopInfo // states whose depth follows from the next one
+	s, ls := id, l
+	for !ls.chained && !ls.visiting && len(path) < budget {
+		n, err := m.chainStep(s, ls)
+		if err != nil {
+			m.unvisit(path)
+			return nil, err
+		}
+		if n < 0 {
+			break // ls is settled
+		}
+		ls.visiting = true
+		path = append(path, ls)
+		if ls, err = m.loopOf(n); err != nil {
+			m.unvisit(path)
+			return nil, err
+		}
+		s = n
+	}
+	m.unvisit(path)
+	var depth int32 // of the state after path's last
+	closed := false
 	switch {
-	case l.next == id:
-		l.depth = -1
-		return l, nil
-	case l.next < 0:
+	case ls.chained && !ls.visiting:
+		depth, closed = ls.depth, ls.closed
+	case len(path) == budget && !ls.chained:
+		l.depth, l.chained = -1, true
 		return l, nil
 	}
-	l.depth = 1
-	if m.maxDepth(m.st[l.next].stacks) > m.maxDepth(m.st[id].stacks) {
-		return l, nil
+	for i := len(path) - 1; i >= 0; i-- {
+		p := path[i]
+		p.depth, p.closed = 1, false
+		switch {
+		case depth < 0:
+			p.depth = -1
+		case depth > 0:
+			p.depth, p.closed = min(depth+1, 1<<30), closed
+		}
+		p.chained = true
+		depth, closed = p.depth, p.closed
+	}
+	return l, nil
+}
+
+// chainStep returns the state that state s's run continues with, or -1
+// after settling l, the loop set of s: unbounded when it loops back to s,
+// depth 0 when it leads nowhere, 1 when the next state nests deeper or
+// loops on other code points.
+func (m *machine) chainStep(s int32, l *loopInfo) (int32, error) {
+	switch {
+	case l.next == s:
+		l.depth, l.chained = -1, true
+		return -1, nil
+	case l.next < 0:
+		l.chained = true
+		return -1, nil
+	case m.maxDepth(m.st[l.next].stacks) > m.maxDepth(m.st[s].stacks):
+		l.depth, l.chained = 1, true
+		return -1, nil
 	}
 	next, err := m.loopOf(l.next)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	if next.ascii != l.ascii || next.high != l.high {
-		l.closed = m.rejectsAll(l.next, l)
-		return l, nil
+		l.depth, l.closed, l.chained = 1, m.rejectsAll(l.next, l), true
+		return -1, nil
 	}
-	if next, err = m.chain(l.next); err != nil {
-		return nil, err
+	return l.next, nil
+}
+
+func (m *machine) unvisit(path []*loopInfo) {
+	for _, p := range path {
+		p.visiting = false
 	}
-	switch {
-	case next.depth < 0:
-		l.depth = -1
-	case next.depth > 0:
-		l.depth = min(next.depth+1, 1<<30)
-		l.closed = next.closed
-	}
-	return l, nil
 }
 
 // rejectsAll reports whether no stack of state id takes a code point of
