@@ -1,5 +1,7 @@
 package kernels
 
+import "testing"
+
 // packedTypes are the weight formats with packed tile kernels.
 var packedTypes = []DType{Q4_0, Q8_0, Q4_K, Q6_K}
 
@@ -16,4 +18,22 @@ func packedCasesFor(typ DType) []packedCase {
 		return kPackedCases
 	}
 	return packedCases
+}
+
+// TestPackedKNoAlloc checks that a K-quant matmul (decode and prefill
+// shapes, both formats sharing one input) allocates nothing once the pool's
+// scratch space has grown.
+func TestPackedKNoAlloc(t *testing.T) {
+	rng := newRand(46)
+	p := NewPool(2)
+	defer p.Close()
+	ws := []*Matrix{randomMatrix(t, rng, Q4_K, 64, 512), randomMatrix(t, rng, Q6_K, 32, 512)}
+	for _, n := range []int{1, 5} {
+		x := randFloats(rng, n*512, 1)
+		outs := [][]float32{make([]float32, n*64), make([]float32, n*32)}
+		p.MatMuls(ws, x, n, outs)
+		if a := testing.AllocsPerRun(20, func() { p.MatMuls(ws, x, n, outs) }); a != 0 {
+			t.Errorf("n=%d: %v allocations per MatMuls", n, a)
+		}
+	}
 }
