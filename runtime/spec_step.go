@@ -20,6 +20,7 @@ type specRun struct {
 	p     specParams
 	dseq  *draftSeq
 	draft []int32
+	k     int // tokens to propose next: fewer after a rejection, more after a full acceptance
 }
 
 // newSpeculator prepares speculation for e, loading the draft model of
@@ -56,6 +57,7 @@ func (e *Engine) runOf(r *seqRun) *specRun {
 	sr := e.spec.runs[r]
 	if sr == nil {
 		sr = &specRun{p: e.specParamsOf(r.j.req)}
+		sr.k = max(sr.p.lookup, sr.p.draft)
 		e.spec.runs[r] = sr
 	}
 	return sr
@@ -72,7 +74,7 @@ func (e *Engine) propose(dec []*seqRun) int {
 	for _, r := range dec {
 		sr := e.runOf(r)
 		sr.draft = sr.draft[:0]
-		k := min(max(sr.p.lookup, sr.p.draft), rows-total, outs-total,
+		k := min(sr.k, rows-total, outs-total,
 			r.budget-r.res.Usage.Completion-1, e.opt.Ctx-1-r.done)
 		if k <= 0 {
 			continue
@@ -146,6 +148,8 @@ func (e *Engine) verify(r *seqRun, logits []float32, draft []int32) {
 	sr := e.spec.runs[r]
 	defer func() { sr.draft = sr.draft[:0] }()
 	r.res.Spec.Proposed += len(draft)
+	accepted := r.res.Spec.Accepted
+	defer func() { sr.adapt(len(draft), r.res.Spec.Accepted-accepted) }()
 	var out Event
 	for i := 0; i <= len(draft); i++ {
 		ev, done, err := r.seq.step(logits[i*vocab:(i+1)*vocab], &r.res)
@@ -183,5 +187,18 @@ func (e *Engine) verify(r *seqRun, logits []float32, draft []int32) {
 func (e *Engine) pushEvent(r *seqRun, ev Event) {
 	if len(ev.Tokens) > 0 || ev.Text != "" {
 		r.j.push(ev)
+	}
+}
+
+// adapt sets how many tokens to propose next after accepted of proposed
+// were: two more after all, one fewer (at least one) after a rejection,
+// as the "heuristic" schedule of Hugging Face transformers. A draft that
+// keeps missing then costs little.
+func (sr *specRun) adapt(proposed, accepted int) {
+	limit := max(sr.p.lookup, sr.p.draft)
+	if accepted == proposed {
+		sr.k = min(sr.k+2, limit)
+	} else {
+		sr.k = max(sr.k-1, 1)
 	}
 }
