@@ -3,9 +3,9 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/mlxrun/mlx/models/tokenizer"
+	"github.com/mlxrun/mlx/runtime/kernels"
 	"github.com/mlxrun/mlx/runtime/kvcache"
 	"github.com/mlxrun/mlx/runtime/model"
 )
@@ -25,6 +25,7 @@ type drafter struct {
 	vocab int // proposals lie below it: both models have those ids
 	ctx   int // the most positions of a draft sequence
 	batch model.Batch
+	probs []float32 // scratch of the softmax of a row of logits
 	close func() error
 }
 
@@ -133,7 +134,11 @@ func (d *drafter) propose(s *draftSeq, tokens []int32, k int, confidence float64
 		c += n
 	}
 	for {
-		id, p := best(logits, d.vocab, confidence > 0)
+		scratch := &d.probs
+		if confidence <= 0 {
+			scratch = nil
+		}
+		id, p := best(logits, d.vocab, scratch)
 		buf = append(buf, id)
 		if len(buf) == k || p < confidence {
 			return buf, nil
@@ -163,20 +168,28 @@ func (d *drafter) forward(c *kvcache.Cache, tokens []int32, pos int) ([]float32,
 }
 
 // best returns the most probable of the first n ids of logits and, when
-// prob is set, its softmax probability over all of them (else 1).
-func best(logits []float32, n int, prob bool) (int32, float64) {
+// scratch is not nil, its softmax probability over all of them (else 1),
+// computed in scratch, which grows to the size of logits.
+func best(logits []float32, n int, scratch *[]float32) (int32, float64) {
 	id := 0
 	for i, v := range logits[:n] {
 		if v > logits[id] {
 			id = i
 		}
 	}
-	if !prob {
+	if scratch == nil {
 		return int32(id), 1
 	}
-	top, sum := float64(logits[id]), 0.0
-	for _, v := range logits {
-		sum += math.Exp(float64(v) - top)
+	x := append((*scratch)[:0], logits...)
+	*scratch = x
+	top := logits[id]
+	for i := range x {
+		x[i] -= top
+	}
+	kernels.Exp(x)
+	var sum float64
+	for _, v := range x {
+		sum += float64(v)
 	}
 	return int32(id), 1 / sum
 }

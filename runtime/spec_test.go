@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -186,5 +187,30 @@ func TestSpeculationRefused(t *testing.T) {
 	_, _, _, res := collect(t, plain, Request{Prompt: prompt, Params: greedy(12), Spec: specOf(0, 8), Constraint: g})
 	if res.Spec.Proposed != 0 {
 		t.Errorf("a constrained request had %d tokens proposed, want none", res.Spec.Proposed)
+	}
+}
+
+// TestBest checks the draft's choice and its probability.
+func TestBest(t *testing.T) {
+	logits := []float32{0, 2, 1, 5}
+	var scratch []float32
+	for _, tt := range []struct {
+		n     int
+		prob  bool
+		id    int32
+		wantP float64
+	}{
+		{4, false, 3, 1},
+		{3, true, 1, 1 / (math.Exp(-2) + 1 + math.Exp(-1) + math.Exp(3))}, // id 3 lies beyond the shared vocabulary
+		{4, true, 3, 1 / (math.Exp(-5) + math.Exp(-3) + math.Exp(-4) + 1)},
+	} {
+		s := &scratch
+		if !tt.prob {
+			s = nil
+		}
+		id, p := best(logits, tt.n, s)
+		if id != tt.id || abs(p-tt.wantP) > 1e-5 {
+			t.Errorf("best(%v, %d) = %d, %g; want %d, %g", logits, tt.n, id, p, tt.id, tt.wantP)
+		}
 	}
 }
