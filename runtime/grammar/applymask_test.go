@@ -42,22 +42,39 @@ func TestApplyMask(t *testing.T) {
 }
 
 // BenchmarkApplyMask measures the masking of a Qwen3-sized logit vector
-// with few tokens allowed (between members) and nearly all (in a string).
+// with few tokens allowed (between members), nearly all (in a string,
+// about 3% refused here and there) and all, against a bit by bit loop.
 func BenchmarkApplyMask(b *testing.B) {
 	const n = 151936
 	logits := make([]float32, n)
+	rng := rand.New(rand.NewPCG(3, 4))
 	for _, tc := range []struct {
 		name string
-		word uint64
-	}{{"few", 0}, {"most", ^uint64(0)}} {
+		bit  func() bool
+	}{
+		{"few", func() bool { return rng.IntN(1000) == 0 }},
+		{"string", func() bool { return rng.IntN(100) >= 3 }},
+		{"all", func() bool { return true }},
+	} {
 		bits := make([]uint64, (n+63)/64)
-		for i := range bits {
-			bits[i] = tc.word
+		for i := range n {
+			if tc.bit() {
+				bits[i>>6] |= 1 << (i & 63)
+			}
 		}
-		bits[10] = 0x5
 		b.Run(tc.name, func(b *testing.B) {
 			for b.Loop() {
 				applyMask(logits, bits, n)
+			}
+		})
+		b.Run(tc.name+"/bitwise", func(b *testing.B) {
+			inf := float32(math.Inf(-1))
+			for b.Loop() {
+				for i := range logits {
+					if bits[i>>6]&(1<<(i&63)) == 0 {
+						logits[i] = inf
+					}
+				}
 			}
 		})
 	}

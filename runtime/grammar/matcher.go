@@ -3,6 +3,7 @@ package grammar
 import (
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // Matcher follows one generation through a grammar: it gives the mask of
@@ -150,6 +151,30 @@ func (x *Matcher) MaskLogits(logits []float32, scratch []uint64) error {
 	return nil
 }
 
+// maskWord sets to -Inf the logits of a word whose bit is clear, visiting
+// only the clear bits, or (when fewer are set) keeping the set ones aside.
+func maskWord(logits []float32, word uint64) {
+	inf := float32(math.Inf(-1))
+	if bits.OnesCount64(word) > 32 {
+		for z := ^word; z != 0; z &= z - 1 {
+			if i := bits.TrailingZeros64(z); i < len(logits) {
+				logits[i] = inf
+			}
+		}
+		return
+	}
+	var keep [64]float32
+	for w := word; w != 0; w &= w - 1 {
+		i := bits.TrailingZeros64(w)
+		keep[i] = logits[i]
+	}
+	copy(logits, negInf[:])
+	for w := word; w != 0; w &= w - 1 {
+		i := bits.TrailingZeros64(w)
+		logits[i] = keep[i]
+	}
+}
+
 // negInf is a word of 64 refused logits.
 var negInf = func() (b [64]float32) {
 	for i := range b {
@@ -174,11 +199,7 @@ func applyMask(logits []float32, bits []uint64, n int) {
 		case 0:
 			copy(logits[lo:hi], negInf[:])
 		default:
-			for i := lo; i < hi; i++ {
-				if word&(1<<(i-lo)) == 0 {
-					logits[i] = inf
-				}
-			}
+			maskWord(logits[lo:hi], word)
 		}
 	}
 	for i := n; i < len(logits); i++ {
