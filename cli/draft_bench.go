@@ -76,7 +76,7 @@ func specModes(spec runtime.SpecOptions) []specMode {
 }
 
 // runSpecBench times greedy generation of o.gen tokens in every mode,
-// o.reps times after a warm-up, and prints tokens per second after the
+// o.reps times after a warm-up, the modes in turn, and prints tokens per second after the
 // first token, the speed-up over plain decoding and the acceptance rate.
 func runSpecBench(ctx context.Context, w io.Writer, ref string, o benchOptions, spec runtime.SpecOptions) error {
 	if o.gen < 2 || o.reps < 1 {
@@ -99,12 +99,12 @@ func runSpecBench(ctx context.Context, w io.Writer, ref string, o benchOptions, 
 	fmt.Fprintf(b, "%s: greedy, prompt %d tokens, %d generated, %d threads\n\n", modelLabel(e.Info()), len(prompt), o.gen, o.threads)
 	fmt.Fprintf(b, "| %-18s | %16s | %8s | %17s |\n| %s | %s: | %s: | %s: |\n", "mode", "t/s", "speed-up", "accepted", strings.Repeat("-", 18),
 		strings.Repeat("-", 15), strings.Repeat("-", 7), strings.Repeat("-", 16))
-	var base float64
+	modes := specModes(spec)
+	rates := make([][]float64, len(modes))
+	stats := make([]runtime.SpecStats, len(modes))
 	var want []int32
-	for _, m := range specModes(spec) {
-		var rates []float64
-		var stats runtime.SpecStats
-		for rep := -1; rep < o.reps; rep++ {
+	for rep := -1; rep < o.reps; rep++ { // modes take turns, so that a change of load touches them alike
+		for i, m := range modes {
 			var ids []int32
 			res, err := e.Generate(ctx, runtime.Request{Prompt: prompt, Params: p, Spec: m.spec}, func(ev runtime.Event) error {
 				ids = append(ids, ev.Tokens...)
@@ -119,17 +119,17 @@ func runSpecBench(ctx context.Context, w io.Writer, ref string, o benchOptions, 
 				fmt.Fprintf(b, "warning: %s generated other tokens than plain decoding\n", m.name)
 			}
 			if rep >= 0 {
-				rates = append(rates, res.Timings.DecodeRate())
-				stats.Proposed += res.Spec.Proposed
-				stats.Accepted += res.Spec.Accepted
+				rates[i] = append(rates[i], res.Timings.DecodeRate())
+				stats[i].Proposed += res.Spec.Proposed
+				stats[i].Accepted += res.Spec.Accepted
 			}
 		}
-		avg, sd := meanStddev(rates)
-		if base == 0 {
-			base = avg
-		}
+	}
+	base, _ := meanStddev(rates[0])
+	for i, m := range modes {
+		avg, sd := meanStddev(rates[i])
 		fmt.Fprintf(b, "| %-18s | %16s | %7.2fx | %17s |\n", m.name, fmt.Sprintf("%.2f ± %.2f", avg, sd), avg/base,
-			fmt.Sprintf("%.1f%% (%d/%d)", 100*stats.AcceptRate(), stats.Accepted, stats.Proposed))
+			fmt.Sprintf("%.1f%% (%d/%d)", 100*stats[i].AcceptRate(), stats[i].Accepted, stats[i].Proposed))
 	}
 	return nil
 }

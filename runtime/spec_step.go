@@ -21,6 +21,9 @@ type specRun struct {
 	dseq  *draftSeq
 	draft []int32
 	k     int // tokens to propose next: fewer after a rejection, more after a full acceptance
+	// pause is how many steps to go without proposing, after a single
+	// proposed token was rejected; backoff the next such pause.
+	pause, backoff int
 }
 
 // newSpeculator prepares speculation for e, loading the draft model of
@@ -74,6 +77,10 @@ func (e *Engine) propose(dec []*seqRun) int {
 	for _, r := range dec {
 		sr := e.runOf(r)
 		sr.draft = sr.draft[:0]
+		if sr.pause > 0 {
+			sr.pause--
+			continue
+		}
 		k := min(sr.k, rows-total, outs-total,
 			r.budget-r.res.Usage.Completion-1, e.opt.Ctx-1-r.done)
 		if k <= 0 {
@@ -192,13 +199,25 @@ func (e *Engine) pushEvent(r *seqRun, ev Event) {
 
 // adapt sets how many tokens to propose next after accepted of proposed
 // were: two more after all, one fewer (at least one) after a rejection,
-// as the "heuristic" schedule of Hugging Face transformers. A draft that
-// keeps missing then costs little.
+// as the "heuristic" schedule of Hugging Face transformers. When even a
+// single token is rejected, proposing pauses for 1, 2, 4… up to
+// maxPause steps, until a token is accepted again: a draft that keeps
+// missing then costs little.
 func (sr *specRun) adapt(proposed, accepted int) {
 	limit := max(sr.p.lookup, sr.p.draft)
-	if accepted == proposed {
+	switch {
+	case accepted == proposed:
 		sr.k = min(sr.k+2, limit)
-	} else {
+	case proposed == 1:
+		sr.pause = max(sr.backoff, 1)
+		sr.backoff = min(2*sr.pause, maxPause)
+	default:
 		sr.k = max(sr.k-1, 1)
 	}
+	if accepted > 0 {
+		sr.backoff = 0
+	}
 }
+
+// maxPause is the longest pause of proposals after rejections.
+const maxPause = 32
