@@ -214,3 +214,31 @@ func TestBest(t *testing.T) {
 		}
 	}
 }
+
+// TestAdapt checks the schedule of proposed tokens: more after a full
+// acceptance, fewer after a rejection, pauses after single rejections.
+func TestAdapt(t *testing.T) {
+	type after struct{ proposed, accepted, k, pause int }
+	tests := []struct {
+		name  string
+		steps []after
+	}{
+		{"grows to the limit", []after{{4, 4, 6, 0}, {6, 6, 8, 0}, {8, 8, 8, 0}}},
+		{"shrinks to one", []after{{4, 1, 3, 0}, {3, 0, 2, 0}, {2, 0, 1, 0}}},
+		{"pauses longer", []after{{1, 0, 1, 1}, {1, 0, 1, 2}, {1, 0, 1, 4}}},
+		{"acceptance resets the pause", []after{{1, 0, 1, 1}, {1, 0, 1, 2}, {1, 1, 3, 0}, {3, 0, 2, 0}, {2, 0, 1, 0}, {1, 0, 1, 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sr := &specRun{p: specParams{lookup: 8}, k: 4}
+			for i, s := range tt.steps {
+				sr.pause = 0
+				sr.k = min(sr.k, s.proposed)
+				sr.adapt(s.proposed, s.accepted)
+				if sr.k != s.k || sr.pause != s.pause {
+					t.Errorf("step %d (%d of %d accepted): k %d, pause %d; want %d, %d", i, s.accepted, s.proposed, sr.k, sr.pause, s.k, s.pause)
+				}
+			}
+		})
+	}
+}
