@@ -55,7 +55,7 @@ func TestFixtureMLXAffine(t *testing.T) {
 			x := randFloats(rng, 2*w.Cols, 1)
 			out := make([]float32, 2*w.Rows)
 			p.MatMul(w, x, 2, out)
-			checkMatMul(t, w, got, x, 2, out, 1e-5)
+			checkMatMul(t, w, got, x, 2, out, matrixBound(w))
 		}
 		n++
 	}

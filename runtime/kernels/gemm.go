@@ -20,7 +20,7 @@ type gemmSet struct{ four, one gemmKernel }
 // packedFor reports whether a matmul of w with kernels k uses the packed
 // tile kernels.
 func (w *Matrix) packedFor(k *impls) bool {
-	return w.packed != nil && k.gemm[w.Type].one != nil
+	return w.packed != nil && k.gemm[w.layout].one != nil
 }
 
 // packedChunk computes output rows [r0, r1) (r0 a multiple of groupRows)
@@ -29,7 +29,7 @@ func (w *Matrix) packedFor(k *impls) bool {
 func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 	j := &p.mm
 	w := pt.w
-	g := j.k.gemm[w.Type]
+	g := j.k.gemm[w.layout]
 	np, gb := pairs(w.Cols), w.groupBytes()
 	for i := 0; i < j.n; {
 		m, kern := 1, g.one
@@ -49,5 +49,8 @@ func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 			}
 		}
 		i += m
+	}
+	if w.affineBias != nil {
+		p.addAffineBias(s, pt, r0, r1)
 	}
 }

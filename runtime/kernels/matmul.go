@@ -109,7 +109,7 @@ func shareInput(ws []*Matrix, k *impls) bool {
 // actFor returns the form the activations of w take with kernels k.
 func (w *Matrix) actFor(k *impls) actKind {
 	if w.packedFor(k) {
-		return packedAct(w.Type)
+		return packedAct(w.layout)
 	}
 	return w.Type.act()
 }
@@ -125,13 +125,6 @@ func chunkRows(rows, threads int) int {
 // prepare quantizes the activations (or sums their groups) once per call,
 // one activation row per chunk across the pool.
 func (p *Pool) prepare(j *matmulJob) {
-	if a := j.act; a != actF32 {
-		j.xstride = a.rowBytes(j.cols)
-		j.xq = grow(j.xq, j.n*j.xstride)
-		p.kind = jobQuantize
-		p.run(int64(j.n))
-		return
-	}
 	if j.parts[0].w.Type == MLXAffine {
 		groups := j.cols / j.gsize
 		j.xsum = grow(j.xsum, j.n*groups)
@@ -142,6 +135,12 @@ func (p *Pool) prepare(j *matmulJob) {
 			}
 			j.xsum[i] = s
 		}
+	}
+	if a := j.act; a != actF32 {
+		j.xstride = a.rowBytes(j.cols)
+		j.xq = grow(j.xq, j.n*j.xstride)
+		p.kind = jobQuantize
+		p.run(int64(j.n))
 	}
 }
 

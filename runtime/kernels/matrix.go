@@ -29,7 +29,9 @@ type Matrix struct {
 	Scales, Biases  []byte
 	ScaleType       DType
 
-	packed []byte // the weights in the layout of the tile kernels (pack.go), or nil
+	packed     []byte    // the weights in the layout of the tile kernels (pack.go), or nil
+	layout     DType     // the format whose tile kernels read packed
+	affineBias []float32 // MLX repacked as Q4_0: b + 8s per group (affine_pack.go)
 }
 
 // NewMatrix validates the sizes of m (Cols a multiple of the block size,
@@ -66,8 +68,12 @@ func NewMatrix(m Matrix) (*Matrix, error) {
 		}
 		m.Data = aligned(m.Data, m.Type)
 	}
-	if fastImpls.gemm[m.Type].one != nil {
+	m.layout = m.Type
+	switch {
+	case fastImpls.gemm[m.Type].one != nil:
 		m.pack()
+	case m.Type == MLXAffine && affineInt8.Load():
+		m.packAffine()
 	}
 	return &m, nil
 }

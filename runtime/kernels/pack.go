@@ -41,10 +41,10 @@ func pairs(cols int) int { return (cols/qk + 1) / 2 }
 
 // groupBytes returns the bytes of one packed group of m.
 func (m *Matrix) groupBytes() int {
-	if kb := kGroupBytes(m.Type); kb > 0 {
+	if kb := kGroupBytes(m.layout); kb > 0 {
 		return m.Cols / qkK * kb
 	}
-	return pairs(m.Cols) * (pairScale + groupRows*packRowBytes(m.Type))
+	return pairs(m.Cols) * (pairScale + groupRows*packRowBytes(m.layout))
 }
 
 // pack builds m.packed from m.Data.
