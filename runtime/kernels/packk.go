@@ -98,8 +98,6 @@ func (m *Matrix) packKGroups(g0, g1 int) {
 	gb, sb := m.groupBytes(), kGroupBytes(m.Type)
 	nsb := m.Cols / qkK
 	wb := m.Type.blockBytes()
-	var q [qkK]int8
-	var sc, mn [16]int32
 	for r := g0 * groupRows; r < min(g1*groupRows, m.Rows); r++ {
 		row := m.rowData(r)
 		for s := range nsb {
@@ -108,8 +106,7 @@ func (m *Matrix) packKGroups(g0, g1 int) {
 			if m.Type == Q4_K {
 				packQ4_K(dst, r%groupRows, blk)
 			} else {
-				d, _ := decodeQ6_K(blk, &q, &sc, &mn)
-				packQ6_K(dst, r%groupRows, d, &q, &sc)
+				packQ6_K(dst, r%groupRows, blk)
 			}
 		}
 	}
@@ -148,21 +145,50 @@ func scaleMinK4u8(j int, s []byte) (byte, byte) {
 	return byte(sc), byte(m)
 }
 
-// packQ6_K places one decoded super-block (values less 32) as row r of a
-// packed group.
-func packQ6_K(dst []byte, r int, d float32, q *[qkK]int8, sc *[16]int32) {
-	binary.LittleEndian.PutUint32(dst[4*r:], math.Float32bits(d))
-	for j := range 8 {
-		dst[16+16*r+j] = byte(int8(sc[2*j]))
-		dst[16+16*r+8+j] = byte(int8(sc[2*j+1]))
+// q6Src returns where value p of a stored Q6_K super-block keeps its low
+// nibble (byte of ql, shift) and its high bit pair (byte of qh, shift).
+func q6Src(p int) (ql, qls, qh, qhs uint8) {
+	n, q, l := p/128, p%128/32, p%32
+	return uint8(64*n + l + 32*(q&1)), uint8(4 * (q >> 1)), uint8(32*n + l), uint8(2 * q)
+}
+
+// kq6Lo[k] and kq6Hi[k] locate the values of byte k of a packed Q6_K row's
+// low nibbles (two values) and high bit pairs (four) in the stored block.
+var kq6Lo, kq6Hi = func() (lo [128][2][2]uint8, hi [64][4][2]uint8) {
+	for k := range lo {
+		for h := range 2 {
+			ql, qls, _, _ := q6Src(int(kpPerm[k+k&^31+32*h]))
+			lo[k][h] = [2]uint8{ql, qls}
+		}
 	}
+	for k := range hi {
+		for i := range 4 {
+			_, _, qh, qhs := q6Src(int(kpPerm[32*(4*(k/32)+i)+k%32]))
+			hi[k][i] = [2]uint8{qh, qhs}
+		}
+	}
+	return lo, hi
+}()
+
+// packQ6_K places one stored super-block b as row r of a packed group.
+func packQ6_K(dst []byte, r int, b []byte) {
+	binary.LittleEndian.PutUint32(dst[4*r:], math.Float32bits(half(b[208:])))
+	for j := range 8 {
+		dst[16+16*r+j] = b[192+2*j]
+		dst[16+16*r+8+j] = b[192+2*j+1]
+	}
+	srcL, srcH := b[:128], b[128:192]
 	ql := dst[80+192*r:][:128]
+	for k, t := range &kq6Lo {
+		ql[k] = srcL[t[0][0]]>>t[0][1]&0xf | srcL[t[1][0]]>>t[1][1]<<4
+	}
 	qh := dst[80+192*r+128:][:64]
-	for k, p := range kpPerm {
-		v, b := k/32, k%32
-		u := byte(q[p] + 32)
-		ql[32*(v/2)+b] |= u & 0xf << (4 * (v & 1))
-		qh[32*(v/4)+b] |= u >> 4 << (2 * (v & 3))
+	for k, t := range &kq6Hi {
+		var v byte
+		for i, s := range t {
+			v |= srcH[s[0]] >> s[1] & 3 << (2 * i)
+		}
+		qh[k] = v
 	}
 }
 
