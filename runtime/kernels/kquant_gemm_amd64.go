@@ -17,9 +17,10 @@ func gemm4Q6_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 //go:noescape
 func gemm1Q6_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 
-// initGemmK installs the K-quant tile kernels (packk.go) when the CPU has
-// AVX-512 VNNI; np, as the gemm kernels get it, counts 64-value halves of
-// blocks pairs, four per super-block.
+// initGemmK installs the K-quant tile kernels (packk.go) and their
+// activation quantizer when the CPU has AVX-512 VNNI. The kernels get np as
+// packedChunk passes it to every tile kernel, pairs of 32-value blocks, and
+// loop over np/4 super-blocks.
 func initGemmK(k *impls) {
 	if !hasVNNI {
 		return
