@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -50,4 +51,12 @@ func specOptions(cmd *cobra.Command) runtime.SpecOptions {
 	o.DraftTokens, _ = f.GetInt("draft-tokens")
 	o.Lookup, _ = f.GetInt("lookup")
 	return o
+}
+
+// writeSpecStats prints how many proposed tokens a generation accepted,
+// when speculation proposed any.
+func writeSpecStats(w io.Writer, res runtime.Result) {
+	if s := res.Spec; s.Proposed > 0 {
+		fmt.Fprintf(w, "speculation: %d of %d proposed tokens accepted (%.0f%%)\n", s.Accepted, s.Proposed, 100*s.AcceptRate())
+	}
 }

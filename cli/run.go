@@ -225,4 +225,5 @@ func writeRunStats(w io.Writer, info runtime.Info, res runtime.Result) {
 	fmt.Fprintf(w, "prompt: %d tokens (%d cached), %.1f tokens/s; first token after %d ms\n",
 		res.Usage.Prompt, res.Usage.Cached, t.PrefillRate(), t.TTFT.Milliseconds())
 	fmt.Fprintf(w, "answer: %d tokens, %.1f tokens/s, finished: %s\n", res.Usage.Completion, t.DecodeRate(), res.Finish)
+	writeSpecStats(w, res)
 }
