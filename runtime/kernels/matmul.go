@@ -201,6 +201,13 @@ func (p *Pool) floatRow(s *workerScratch, pt *mmPart, r int) {
 	w := pt.w
 	cols := w.Cols
 	switch {
+	case w.Type == MLXAffine && j.n >= affineDequantRows:
+		s.row = grow(s.row, cols)
+		w.affineRow(r, s.row)
+		for i := range j.n {
+			pt.out[i*w.Rows+r] = j.k.dot(s.row, j.x[i*cols:(i+1)*cols])
+		}
+		return
 	case w.Type == MLXAffine:
 		groups := cols / w.GroupSize
 		s.gs, s.sc, s.bi = grow(s.gs, groups), grow(s.sc, groups), grow(s.bi, groups)
