@@ -40,3 +40,27 @@ func TestSpeculationUnderPressure(t *testing.T) {
 		t.Errorf("after the sequences: %+v, %d tokens accepted; want no block used, preemptions, accepted tokens", st, accepted)
 	}
 }
+
+// TestSpeculationPrefixCache checks that what a speculating sequence
+// leaves in the prefix cache holds its accepted tokens only: a next turn
+// that resends its output reuses those blocks and still generates what a
+// plain engine does.
+func TestSpeculationPrefixCache(t *testing.T) {
+	model := []string{"gguf", "llama-tiny-F32.gguf"}
+	e := loadWith(t, Options{KVType: kvcache.F32, Spec: SpecOptions{Draft: fixturePath(t, "gguf", "llama-tiny-Q4_0.gguf"), Lookup: 4}}, model...)
+	plain := loadWith(t, Options{KVType: kvcache.F32}, model...)
+	first := promptOf(40, 3)
+	out, _, _, res := collect(t, e, Request{Prompt: first, Params: greedy(BlockSize)})
+	if res.Spec.Proposed == 0 {
+		t.Fatal("nothing was proposed")
+	}
+	next := append(append(slices.Clone(first), out...), promptOf(5, 4)...)
+	got, _, _, res := collect(t, e, Request{Prompt: next, Params: greedy(24)})
+	want, _, _, _ := collect(t, plain, Request{Prompt: next, Params: greedy(24), Spec: specOf(0, 0)})
+	if !slices.Equal(got, want) {
+		t.Errorf("next turn: %v, want %v", got, want)
+	}
+	if res.Usage.Cached < BlockSize {
+		t.Errorf("next turn reused %d cached tokens, want at least a block (%d)", res.Usage.Cached, BlockSize)
+	}
+}
