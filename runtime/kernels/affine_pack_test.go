@@ -3,6 +3,7 @@ package kernels
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -58,6 +59,43 @@ func TestAffineRepack(t *testing.T) {
 				p.MatMul(w, x, n, out)
 				checkMatMul(t, w, dequantMatrix(w), x, n, out, matrixBound(w))
 			})
+		}
+	}
+}
+
+// TestAffineRowBF16 checks the fused 4-bit BF16 row kernel against the
+// group sums and the combination it replaces, bit for bit.
+func TestAffineRowBF16(t *testing.T) {
+	k := impl()
+	if k.affineRow4BF16 == nil {
+		t.Skip("no fused MLX row kernel on this CPU or build")
+	}
+	rng := newRand(22)
+	for _, gs := range []int{32, 64, 128} {
+		w := randomMatrix(t, rng, MLXAffine, 3, 512)
+		w.GroupSize = gs
+		groups := w.Cols / gs
+		w.Scales, w.Biases = make([]byte, 2*3*groups), make([]byte, 2*3*groups)
+		for i := range 3 * groups {
+			binary.LittleEndian.PutUint16(w.Scales[2*i:], f32ToBF16(float32(rng.NormFloat64()*0.01)))
+			binary.LittleEndian.PutUint16(w.Biases[2*i:], f32ToBF16(float32(rng.NormFloat64()*0.05)))
+		}
+		x := randFloats(rng, w.Cols, 1)
+		xsum := make([]float32, groups)
+		for g := range xsum {
+			for _, v := range x[g*gs : (g+1)*gs] {
+				xsum[g] += v
+			}
+		}
+		sc, bi, gsum := make([]float32, groups), make([]float32, groups), make([]float32, groups)
+		for r := range w.Rows {
+			w.affineParams(r, sc, bi)
+			k.affineGroups(w.rowData(r), 4, x, gs, gsum)
+			want := affineCombine(gsum, sc, bi, xsum)
+			got := k.affineRow4BF16(w.rowData(r), x, gs, asU16(w.Scales)[r*groups:(r+1)*groups], asU16(w.Biases)[r*groups:(r+1)*groups], xsum)
+			if math.Float32bits(got) != math.Float32bits(want) {
+				t.Fatalf("group %d row %d: %v, want %v", gs, r, got, want)
+			}
 		}
 	}
 }

@@ -33,6 +33,10 @@ type impls struct {
 	// affineGroups sets out[g] to the dot product of group g of a packed
 	// MLX row (bits per value, gsize values per group) with x.
 	affineGroups func(row []byte, bits int, x []float32, gsize int, out []float32)
+	// affineRow4BF16 is the whole dot product of a 4-bit MLX row with BF16
+	// scales and biases, as affineGroups then affineCombine give it; nil
+	// without assembly.
+	affineRow4BF16 func(row []byte, x []float32, gsize int, sc, bi []uint16, xsum []float32) float32
 
 	// quantize converts one activation row to its 8-bit block form.
 	quantize [actQ8_KP + 1]func(dst []byte, src []float32)

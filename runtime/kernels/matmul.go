@@ -208,6 +208,15 @@ func (p *Pool) floatRow(s *workerScratch, pt *mmPart, r int) {
 			pt.out[i*w.Rows+r] = j.k.dot(s.row, j.x[i*cols:(i+1)*cols])
 		}
 		return
+	case w.Type == MLXAffine && w.Bits == 4 && w.ScaleType == BF16 && j.k.affineRow4BF16 != nil:
+		groups := cols / w.GroupSize
+		g0 := r * groups
+		sc, bi := asU16(w.Scales)[g0:g0+groups], asU16(w.Biases)[g0:g0+groups]
+		row := w.rowData(r)
+		for i := range j.n {
+			pt.out[i*w.Rows+r] = j.k.affineRow4BF16(row, j.x[i*cols:(i+1)*cols], w.GroupSize, sc, bi, j.xsum[i*groups:(i+1)*groups])
+		}
+		return
 	case w.Type == MLXAffine:
 		groups := cols / w.GroupSize
 		s.gs, s.sc, s.bi = grow(s.gs, groups), grow(s.sc, groups), grow(s.bi, groups)

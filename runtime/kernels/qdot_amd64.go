@@ -54,4 +54,5 @@ func initQuantAVX2(k *impls) {
 	k.quantize[actQ8_0] = quantQ8_0(quantQ8_0AVX2)
 	k.quantize[actPair] = quantPairs(quantPairsAVX2)
 	k.affineGroups = affineGroups4(affineGroups4AVX2)
+	k.affineRow4BF16 = affineRowBF16
 }

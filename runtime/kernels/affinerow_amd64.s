@@ -1,0 +1,80 @@
+//go:build !noasm
+
+#include "textflag.h"
+#include "asm_amd64.h"
+
+DATA arshift<>+0(SB)/4, $0
+DATA arshift<>+4(SB)/4, $4
+DATA arshift<>+8(SB)/4, $8
+DATA arshift<>+12(SB)/4, $12
+DATA arshift<>+16(SB)/4, $16
+DATA arshift<>+20(SB)/4, $20
+DATA arshift<>+24(SB)/4, $24
+DATA arshift<>+28(SB)/4, $28
+GLOBL arshift<>(SB), RODATA|NOPTR, $32
+
+// BF16 loads the bfloat16 at M as the low float of X (clobbers AX).
+#define BF16(M, X) \
+	MOVWLZX M, AX \
+	SHLL $16, AX \
+	VMOVD AX, X
+
+// func affineRow4BF16AVX2(row *byte, x *float32, ngroups, gsize int, sc, bi *uint16, xsum *float32) float32
+// Returns Σ_g (sc_g·Σ q_i·x_i) + (bi_g·xsum_g) over the groups of a 4-bit
+// MLX row with BF16 scales and biases, with the group sums of
+// affineGroups4AVX2 and the float32 roundings of affineCombine, in its
+// order.
+TEXT ·affineRow4BF16AVX2(SB), NOSPLIT, $0-60
+	MOVQ row+0(FP), SI
+	MOVQ x+8(FP), DX
+	MOVQ ngroups+16(FP), CX
+	MOVQ gsize+24(FP), R8
+	SHRQ $4, R8
+	MOVQ sc+32(FP), R9
+	MOVQ bi+40(FP), R10
+	MOVQ xsum+48(FP), R11
+	VMOVDQU arshift<>(SB), Y15
+	BCAST32($0x0f, X14, Y14)
+	VXORPS X4, X4, X4
+
+rgroup:
+	TESTQ CX, CX
+	JZ    rdone
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	MOVQ R8, BX
+
+r16:
+	VPBROADCASTD (SI), Y2
+	VPBROADCASTD 4(SI), Y3
+	VPSRLVD Y15, Y2, Y2
+	VPSRLVD Y15, Y3, Y3
+	VPAND Y14, Y2, Y2
+	VPAND Y14, Y3, Y3
+	VCVTDQ2PS Y2, Y2
+	VCVTDQ2PS Y3, Y3
+	VFMADD231PS (DX), Y2, Y0
+	VFMADD231PS 32(DX), Y3, Y1
+	ADDQ $8, SI
+	ADDQ $64, DX
+	DECQ BX
+	JNZ  r16
+
+	VADDPS Y1, Y0, Y0
+	HSUM8(Y0, X0, X1)
+	BF16((R9), X2)
+	VMULSS X2, X0, X0
+	BF16((R10), X3)
+	VMULSS (R11), X3, X3
+	VADDSS X3, X0, X0
+	VADDSS X0, X4, X4
+	ADDQ $2, R9
+	ADDQ $2, R10
+	ADDQ $4, R11
+	DECQ CX
+	JMP  rgroup
+
+rdone:
+	VMOVSS X4, ret+56(FP)
+	VZEROUPPER
+	RET
