@@ -36,6 +36,9 @@ func TestSpeculationUnderPressure(t *testing.T) {
 		}
 		accepted += o.res.Spec.Accepted
 	}
+	if s := e.SpecStats(); s.Accepted != accepted || s.Proposed < accepted {
+		t.Errorf("engine speculation stats %+v, want %d accepted", s, accepted)
+	}
 	if st := e.Stats(); st.KVBlocksUsed != 0 || st.Preemptions == 0 || accepted == 0 {
 		t.Errorf("after the sequences: %+v, %d tokens accepted; want no block used, preemptions, accepted tokens", st, accepted)
 	}

@@ -5,13 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 )
 
-// speculator holds the speculation state of the running sequences. It is
-// used on the scheduler goroutine only.
+// speculator holds the speculation state of the running sequences. Only
+// the scheduler goroutine uses it, but for the atomic counters.
 type speculator struct {
 	draft *drafter // nil without a draft model
 	runs  map[*seqRun]*specRun
+	// proposed and accepted count tokens over all requests, for SpecStats.
+	proposed, accepted atomic.Int64
 }
 
 // specRun is one sequence's speculation: its settings, its state in the
@@ -156,7 +159,12 @@ func (e *Engine) verify(r *seqRun, logits []float32, draft []int32) {
 	defer func() { sr.draft = sr.draft[:0] }()
 	r.res.Spec.Proposed += len(draft)
 	accepted := r.res.Spec.Accepted
-	defer func() { sr.adapt(len(draft), r.res.Spec.Accepted-accepted) }()
+	defer func() {
+		n := r.res.Spec.Accepted - accepted
+		sr.adapt(len(draft), n)
+		e.spec.proposed.Add(int64(len(draft)))
+		e.spec.accepted.Add(int64(n))
+	}()
 	var out Event
 	for i := 0; i <= len(draft); i++ {
 		ev, done, err := r.seq.step(logits[i*vocab:(i+1)*vocab], &r.res)
@@ -221,3 +229,9 @@ func (sr *specRun) adapt(proposed, accepted int) {
 
 // maxPause is the longest pause of proposals after rejections.
 const maxPause = 32
+
+// SpecStats returns the tokens speculative decoding proposed and accepted
+// over all requests so far.
+func (e *Engine) SpecStats() SpecStats {
+	return SpecStats{Proposed: int(e.spec.proposed.Load()), Accepted: int(e.spec.accepted.Load())}
+}
