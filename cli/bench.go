@@ -81,6 +81,7 @@ same number of threads. --startup N instead times N runs of
 	f.IntVar(&o.startup, "startup", 0, "time this many start-ups to the first token instead of the speed tests")
 	f.IntVar(&o.readMiB, "read-mib", 256, "MiB of the streaming-read bandwidth test (0 skips it)")
 	cmd.AddCommand(newBenchServeCmd())
+	addSpecBench(cmd)
 	return cmd
 }
 
