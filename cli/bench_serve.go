@@ -19,6 +19,7 @@ type benchServeOptions struct {
 	concurrency, requests   int
 	maxTokens, promptTokens int
 	seed, turns             int
+	temperature, topP       float64
 	timeout                 time.Duration
 	json, chat, allowEOS    bool
 }
@@ -71,6 +72,8 @@ later prompts that the server reports as cached.`,
 	f.IntVar(&o.promptTokens, "prompt-tokens", 64, "approximate prompt length in tokens")
 	f.IntVar(&o.seed, "seed", 1, "seed of the prompts' words")
 	f.IntVar(&o.turns, "turns", 1, "turns of each request: every turn after the first resends the conversation with the answer and a new question")
+	f.Float64Var(&o.temperature, "temperature", 0, "sampling temperature of the requests (0: greedy)")
+	f.Float64Var(&o.topP, "top-p", 1, "nucleus sampling probability of the requests (1: off)")
 	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "time limit of one request")
 	f.BoolVar(&o.chat, "chat", false, "use /v1/chat/completions instead of /v1/completions")
 	f.BoolVar(&o.allowEOS, "allow-eos", false, "let requests stop at end-of-sequence (no ignore_eos)")
@@ -82,6 +85,9 @@ later prompts that the server reports as cached.`,
 func runBenchServe(ctx context.Context, o benchServeOptions) (*loadReport, error) {
 	if o.concurrency < 1 || o.requests < 1 || o.maxTokens < 1 || o.promptTokens < 1 || o.turns < 1 {
 		return nil, fmt.Errorf("--concurrency, --requests, --turns, --max-tokens and --prompt-tokens must be at least 1")
+	}
+	if o.temperature < 0 || o.topP < 0 || o.topP > 1 {
+		return nil, fmt.Errorf("--temperature %g must be at least 0 and --top-p %g in [0, 1]", o.temperature, o.topP)
 	}
 	o.url = strings.TrimRight(o.url, "/")
 	// A connection per request: a server may close an idle keep-alive

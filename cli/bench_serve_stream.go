@@ -79,8 +79,11 @@ func (c *conversation) next(answer string, seed, n int) {
 
 // requestBody returns the JSON body of the conversation's next turn.
 func requestBody(o benchServeOptions, c *conversation) ([]byte, string) {
-	body := map[string]any{"model": o.model, "max_tokens": o.maxTokens, "stream": true, "temperature": 0,
+	body := map[string]any{"model": o.model, "max_tokens": o.maxTokens, "stream": true, "temperature": o.temperature,
 		"stream_options": map[string]any{"include_usage": true}}
+	if o.topP > 0 && o.topP < 1 {
+		body["top_p"] = o.topP
+	}
 	if !o.allowEOS {
 		body["ignore_eos"] = true
 	}

@@ -15,15 +15,25 @@ import (
 // report, as text and JSON.
 func TestBenchServe(t *testing.T) {
 	s := startLive(t, runtime.Options{Parallel: 4})
-	for _, chat := range []bool{false, true} {
-		o := benchServeOptions{url: s.url, concurrency: 4, requests: 8, maxTokens: 6, promptTokens: 20, seed: 1, turns: 1, timeout: time.Minute, chat: chat}
+	tests := []struct {
+		name              string
+		chat              bool
+		temperature, topP float64
+	}{
+		{"completions, greedy", false, 0, 1},
+		{"chat, greedy", true, 0, 1},
+		{"completions, sampled", false, 0.8, 0.9},
+	}
+	for _, tt := range tests {
+		o := benchServeOptions{url: s.url, concurrency: 4, requests: 8, maxTokens: 6, promptTokens: 20, seed: 1, turns: 1,
+			timeout: time.Minute, chat: tt.chat, temperature: tt.temperature, topP: tt.topP}
 		rep, err := runBenchServe(context.Background(), o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rep.Errors != 0 || rep.CompletionTokens != 8*6 || rep.Model != s.model || rep.TokensPerSecond <= 0 ||
 			rep.TTFTP50 <= 0 || rep.TTFTP99 < rep.TTFTP50 || rep.ITLP50 <= 0 || rep.ITLP99 < rep.ITLP50 {
-			t.Errorf("chat %v: report %+v", chat, rep)
+			t.Errorf("%s: report %+v", tt.name, rep)
 		}
 		var text bytes.Buffer
 		rep.print(&text)
