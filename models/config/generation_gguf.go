@@ -31,7 +31,11 @@ func GenerationFromGGUF(f *gguf.File) (Generation, error) {
 		k := int(v)
 		g.TopK = &k
 	}
-	bos, eos := ggufTokens(f)
+	vocab := tokenCount(f)
+	if vocab == 0 { // no token list: the ids are checked against the model later
+		vocab = maxVocab
+	}
+	bos, eos := ggufTokens(f, vocab)
 	if bos >= 0 {
 		g.BOS = &bos
 	}

@@ -106,7 +106,7 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	m.TieEmbeddings = !g.has("output.weight")
 	m.AttentionBias = fam.bias || g.has("blk.0.attn_q.bias") || g.has("blk.0.attn_qkv.bias")
 	ggufGemma(g, fam, m)
-	m.BOS, m.EOS = ggufTokens(f)
+	m.BOS, m.EOS = ggufTokens(f, m.VocabSize)
 	if v, ok := f.Uint("general.file_type"); ok && v <= math.MaxInt32 {
 		m.FileType = int(v)
 	}
@@ -163,14 +163,16 @@ func tokenCount(f *gguf.File) int {
 }
 
 // ggufTokens returns the BOS id (-1 if none) and the ids that end
-// generation: EOS, then EOT and EOM when they differ.
-func ggufTokens(f *gguf.File) (bos int, eos []int) {
+// generation: EOS, then EOT and EOM when they differ. An id outside the
+// vocabulary counts as absent, as llama.cpp reads it (it warns and keeps
+// its default), so a file with a stray id still loads.
+func ggufTokens(f *gguf.File, vocab int) (bos int, eos []int) {
 	bos = -1
-	if v, ok := f.Uint("tokenizer.ggml.bos_token_id"); ok && v <= math.MaxInt32 {
+	if v, ok := f.Uint("tokenizer.ggml.bos_token_id"); ok && v < uint64(vocab) {
 		bos = int(v)
 	}
 	for _, key := range []string{"tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id", "tokenizer.ggml.eom_token_id"} {
-		if v, ok := f.Uint(key); ok && v <= math.MaxInt32 && !slices.Contains(eos, int(v)) {
+		if v, ok := f.Uint(key); ok && v < uint64(vocab) && !slices.Contains(eos, int(v)) {
 			eos = append(eos, int(v))
 		}
 	}
