@@ -33,13 +33,13 @@ func (s *Sampler) choose(logits []float32) (int32, error) {
 	case p.Temperature == 0:
 		return int32(at), nil
 	case p.TypicalP < 1:
-		s.cand = above(s.cand, logits, -math.MaxFloat32)
+		s.cand = above(s.cand, logits, -math.MaxFloat32, &s.keys)
 	case p.TopP < 1:
 		s.ensureProbs()
-		s.cand, s.w = nucleusCut(s.cand, s.w, s.probs, logits, m, p.TopP)
+		s.cand, s.w = nucleusCut(s.cand, s.w, s.probs, logits, m, p.TopP, &s.keys)
 		return s.filter(s.cand, true), nil
 	case p.MinP > 0:
-		s.cand = above(s.cand, logits, m+float32(math.Log(p.MinP)))
+		s.cand = above(s.cand, logits, m+float32(math.Log(p.MinP)), &s.keys)
 	default:
 		s.ensureProbs()
 		var id int32

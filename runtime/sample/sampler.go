@@ -63,6 +63,7 @@ type Sampler struct {
 	sums   []float64 // sums of probs per block
 	top    []TokenLogprob
 	topSel []TokenLogit
+	keys   []uint64 // scratch of the key sort of long candidate lists
 }
 
 // New returns a sampler for a model with vocab tokens whose end-of-sequence

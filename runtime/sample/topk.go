@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"unsafe"
 )
 
 // TokenLogit is a token id with its logit.
@@ -26,8 +27,94 @@ func compareLogits(a, b TokenLogit) int {
 	return cmp.Compare(a.ID, b.ID)
 }
 
-// sortLogits sorts c by logit, largest first, ties by lower id.
-func sortLogits(c []TokenLogit) { slices.SortFunc(c, compareLogits) }
+// sortLogits sorts c by logit, largest first, ties by lower id. Long
+// lists (a top_p nucleus over a flat distribution holds most of the
+// vocabulary) sort as integer keys, by radix: several times faster than
+// comparing. c must hold no NaN.
+func sortLogits(c []TokenLogit) { sortLogitsBuf(c, nil) }
+
+// sortLogitsBuf is sortLogits with a scratch buffer for the key sort, kept
+// between calls (nil: compare).
+func sortLogitsBuf(c []TokenLogit, scratch *[]uint64) {
+	if scratch == nil || len(c) < keySortMin || uintptr(unsafe.Pointer(unsafe.SliceData(c)))%8 != 0 {
+		slices.SortFunc(c, compareLogits)
+		return
+	}
+	// A TokenLogit is 8 bytes: each becomes its key where it lies.
+	keys := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(c))), len(c))
+	for i, t := range c {
+		keys[i] = sortKey(t)
+	}
+	*scratch = radixSort(keys, *scratch)
+	for i, k := range keys {
+		c[i] = fromSortKey(k)
+	}
+}
+
+// radixSort sorts keys by bytes, least significant first, skipping the
+// bytes that all keys share (most of an id's); buf is scratch, returned
+// grown.
+func radixSort(keys, buf []uint64) []uint64 {
+	buf = slices.Grow(buf[:0], len(keys))[:len(keys)]
+	src, dst := keys, buf
+	for shift := 0; shift < 64; shift += 8 {
+		var count [256]int
+		for _, k := range src {
+			count[byte(k>>shift)]++
+		}
+		if count[byte(src[0]>>shift)] == len(src) {
+			continue
+		}
+		pos := 0
+		for d, n := range count {
+			count[d] = pos
+			pos += n
+		}
+		for _, k := range src {
+			d := byte(k >> shift)
+			dst[count[d]] = k
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
+	}
+	return buf
+}
+
+// keySortMin is the list length from which sortLogits sorts keys.
+const keySortMin = 64
+
+const signBit = 1 << 31
+
+// sortKey maps t to a uint64 whose ascending order is sortLogits' order:
+// the logit's bits made monotonic (-0 as +0) and inverted above, the id
+// with its sign flipped below.
+func sortKey(t TokenLogit) uint64 {
+	x := t.Logit
+	if x == 0 {
+		x = 0
+	}
+	b := math.Float32bits(x)
+	if b&signBit != 0 {
+		b = ^b
+	} else {
+		b |= signBit
+	}
+	return uint64(^b)<<32 | uint64(uint32(t.ID)^signBit)
+}
+
+// fromSortKey inverts sortKey.
+func fromSortKey(k uint64) TokenLogit {
+	b := ^uint32(k >> 32)
+	if b&signBit != 0 {
+		b &^= signBit
+	} else {
+		b = ^b
+	}
+	return TokenLogit{ID: int32(uint32(k) ^ signBit), Logit: math.Float32frombits(b)}
+}
 
 // TopK returns the k largest logits, largest first and ties by lower id,
 // appended to dst[:0]. NaN and -Inf entries are never returned, so the result

@@ -32,7 +32,7 @@ func bucket(x float32, m float64) int {
 // only the logits within it, a prefix of the sorted order, are collected,
 // sorted and cut exactly: the result equals sorting everything. m is the
 // largest logit; the returned weights are aligned with c.
-func nucleusCut(dst []TokenLogit, w []float64, probs, logits []float32, m float32, p float64) ([]TokenLogit, []float64) {
+func nucleusCut(dst []TokenLogit, w []float64, probs, logits []float32, m float32, p float64, keys *[]uint64) ([]TokenLogit, []float64) {
 	// Four interleaved histograms keep neighbours that fall in the same
 	// bucket from waiting on each other's additions.
 	var mass [4][buckets + 1]float64
@@ -61,7 +61,7 @@ func nucleusCut(dst []TokenLogit, w []float64, probs, logits []float32, m float3
 			thr = math.Nextafter32(thr, float32(math.Inf(-1)))
 		}
 	}
-	c := above(dst, logits, thr)
+	c := above(dst, logits, thr, keys)
 	w = slices.Grow(w[:0], len(c))[:len(c)]
 	for i, t := range c {
 		w[i] = float64(probs[t.ID])
@@ -71,7 +71,7 @@ func nucleusCut(dst []TokenLogit, w []float64, probs, logits []float32, m float3
 
 // above appends to dst[:0] every logit ≥ thr (not NaN), sorted. With thr =
 // -MaxFloat32 it lists every finite logit.
-func above(dst []TokenLogit, logits []float32, thr float32) []TokenLogit {
+func above(dst []TokenLogit, logits []float32, thr float32, keys *[]uint64) []TokenLogit {
 	// Starting each block's maximum just below thr keeps its compares
 	// predictable: blocks with nothing at thr or above are skipped.
 	below := math.Nextafter32(thr, float32(math.Inf(-1)))
@@ -87,7 +87,7 @@ func above(dst []TokenLogit, logits []float32, thr float32) []TokenLogit {
 			}
 		}
 	}
-	sortLogits(c)
+	sortLogitsBuf(c, keys)
 	return c
 }
 

@@ -30,7 +30,7 @@ func TestNucleusCut(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			want, _ := topP(sorted(tc.logits), nil, tc.p)
 			probs := make([]float32, len(tc.logits))
-			got, _ := nucleusCut(nil, nil, probs, tc.logits, maxOf(tc.logits, float32(math.Inf(-1))), tc.p)
+			got, _ := nucleusCut(nil, nil, probs, tc.logits, maxOf(tc.logits, float32(math.Inf(-1))), tc.p, nil)
 			if !slices.Equal(ids(got), ids(want)) {
 				t.Errorf("kept %d tokens %v, want %d %v", len(got), head(ids(got)), len(want), head(ids(want)))
 			}
@@ -51,7 +51,7 @@ func TestAbove(t *testing.T) {
 		{"every finite", -math.MaxFloat32, []int32{2, 4, 0, 3}},
 	}
 	for _, tc := range tests {
-		if got := ids(above(nil, l, tc.thr)); !slices.Equal(got, tc.want) {
+		if got := ids(above(nil, l, tc.thr, nil)); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: above = %v, want %v", tc.name, got, tc.want)
 		}
 	}
