@@ -154,3 +154,41 @@ func TestPrefillDoesNotStallDecoding(t *testing.T) {
 		t.Errorf("%d tokens of the running sequence while a prompt of %d chunks was computed, want at least %d", during, chunks, chunks/2)
 	}
 }
+
+// TestBatchedSamplingMatchesSingle runs seeded sampled requests (their
+// draws split across the pool within a step) all at once and checks that
+// each generates what it generates alone, over a float32 cache.
+func TestBatchedSamplingMatchesSingle(t *testing.T) {
+	tests := []struct {
+		name       string
+		temp, topP float64
+		logprobs   bool
+	}{
+		{"temperature", 0.8, 1, false},
+		{"top_p with logprobs", 1, 0.9, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var reqs []Request
+			for i := range 6 {
+				p := greedy(24)
+				p.Temperature, p.TopP, p.Logprobs, p.IgnoreEOS = tt.temp, tt.topP, tt.logprobs, true
+				s := int64(i + 1)
+				p.Seed = &s
+				reqs = append(reqs, Request{Prompt: promptOf(12+i, i), Params: p})
+			}
+			single := loadWith(t, Options{KVType: kvcache.F32}, "gguf", "llama-tiny-F32.gguf")
+			batched := loadWith(t, Options{KVType: kvcache.F32, Parallel: len(reqs)}, "gguf", "llama-tiny-F32.gguf")
+			together := generateAll(batched, reqs)
+			for i, o := range together {
+				want := generateAll(single, reqs[i:i+1])[0]
+				if o.err != nil || want.err != nil || !slices.Equal(o.ids, want.ids) {
+					t.Errorf("request %d batched: %v, %v; alone: %v, %v", i, o.ids, o.err, want.ids, want.err)
+				}
+				if tt.logprobs && len(o.logprobs) != len(o.ids) {
+					t.Errorf("request %d: %d logprobs for %d tokens", i, len(o.logprobs), len(o.ids))
+				}
+			}
+		})
+	}
+}
