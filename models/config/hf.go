@@ -149,8 +149,7 @@ func hfModel(r *reader, fam *family, name string) *Model {
 	m.AttnSoftcap = float32(r.float("attn_logit_softcapping", fam.attnCap))
 	m.FinalSoftcap = float32(r.float("final_logit_softcapping", fam.finalCap))
 	m.QueryPreAttnScalar = float32(r.float("query_pre_attn_scalar", fam.queryPreAttn))
-	m.BOS = hfBOS(r, fam)
-	m.EOS = hfEOS(r, fam)
+	m.BOS, m.EOS = inVocab(hfBOS(r, fam), hfEOS(r, fam), m.VocabSize)
 	m.TorchDtype = r.str("torch_dtype", r.str("dtype", ""))
 	m.Quantization = hfQuantization(r)
 	m.RopeScaling = hfRope(r, m)
@@ -163,6 +162,21 @@ func orDefault(a, b int) int {
 		return a
 	}
 	return b
+}
+
+// inVocab drops the special ids outside the vocabulary: transformers and
+// mlx-lm load such a config (the ids are never used), so it loads here too.
+func inVocab(bos int, eos []int, vocab int) (int, []int) {
+	if bos >= vocab {
+		bos = -1
+	}
+	var kept []int
+	for _, id := range eos {
+		if id < vocab {
+			kept = append(kept, id)
+		}
+	}
+	return bos, kept
 }
 
 func hfBOS(r *reader, fam *family) int {
