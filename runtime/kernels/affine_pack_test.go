@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -31,19 +32,9 @@ func TestAffineRepack(t *testing.T) {
 		for _, n := range []int{1, 3, 6} {
 			t.Run(fmt.Sprintf("%s/n=%d", tt.name, n), func(t *testing.T) {
 				cols := 256
-				m := Matrix{Type: MLXAffine, Rows: tt.rows, Cols: cols, Bits: 4, GroupSize: tt.gs, ScaleType: BF16}
-				m.Data = make([]byte, tt.rows*cols/2)
-				for i := range m.Data {
-					m.Data[i] = byte(rng.Uint32())
-				}
-				g := tt.rows * cols / tt.gs
-				m.Scales, m.Biases = make([]byte, 2*g), make([]byte, 2*g)
-				for i := range g {
-					binary.LittleEndian.PutUint16(m.Scales[2*i:], f32ToBF16(float32(0.001+rng.Float64()*0.02)))
-					binary.LittleEndian.PutUint16(m.Biases[2*i:], f32ToBF16(float32(rng.NormFloat64()*0.05)))
-				}
+				m := affineMatrix(rng, tt.rows, cols, tt.gs)
 				if tt.tinyScale {
-					binary.LittleEndian.PutUint16(m.Scales[2*(g-1):], tiny)
+					binary.LittleEndian.PutUint16(m.Scales[len(m.Scales)-2:], tiny)
 				}
 				w, err := NewMatrix(m)
 				if err != nil {
@@ -61,6 +52,23 @@ func TestAffineRepack(t *testing.T) {
 			})
 		}
 	}
+}
+
+// affineMatrix returns a random 4-bit MLX matrix with BF16 scales of a
+// normal fp16 size (so that it can be repacked) and biases.
+func affineMatrix(rng *rand.Rand, rows, cols, gs int) Matrix {
+	m := Matrix{Type: MLXAffine, Rows: rows, Cols: cols, Bits: 4, GroupSize: gs, ScaleType: BF16}
+	m.Data = make([]byte, rows*cols/2)
+	for i := range m.Data {
+		m.Data[i] = byte(rng.Uint32())
+	}
+	g := rows * cols / gs
+	m.Scales, m.Biases = make([]byte, 2*g), make([]byte, 2*g)
+	for i := range g {
+		binary.LittleEndian.PutUint16(m.Scales[2*i:], f32ToBF16(float32(0.001+rng.Float64()*0.02)))
+		binary.LittleEndian.PutUint16(m.Biases[2*i:], f32ToBF16(float32(rng.NormFloat64()*0.05)))
+	}
+	return m
 }
 
 // TestAffineRowBF16 checks the fused 4-bit BF16 row kernel against the
@@ -97,5 +105,31 @@ func TestAffineRowBF16(t *testing.T) {
 				t.Fatalf("group %d row %d: %v, want %v", gs, r, got, want)
 			}
 		}
+	}
+}
+
+// TestAffineMatMulAllocs checks that MLX matmuls (fused decode row, batch
+// dequantization, repacked tile kernels) allocate nothing once warm.
+func TestAffineMatMulAllocs(t *testing.T) {
+	rng := newRand(23)
+	for _, int8 := range []bool{false, true} {
+		SetAffineInt8(int8)
+		w, err := NewMatrix(affineMatrix(rng, 64, 512, 64))
+		SetAffineInt8(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := int8 && fastImpls.gemm[Q4_0].one != nil; (w.packed != nil) != want {
+			t.Fatalf("int8=%v: packed = %v", int8, w.packed != nil)
+		}
+		p := NewPool(2)
+		for _, n := range []int{1, 3} {
+			x, out := randFloats(rng, n*w.Cols, 1), make([]float32, n*w.Rows)
+			p.MatMul(w, x, n, out)
+			if a := testing.AllocsPerRun(20, func() { p.MatMul(w, x, n, out) }); a != 0 {
+				t.Errorf("int8=%v n=%d: %v allocations per MatMul", int8, n, a)
+			}
+		}
+		p.Close()
 	}
 }
