@@ -20,10 +20,10 @@ GLOBL arshift<>(SB), RODATA|NOPTR, $32
 	VMOVD AX, X
 
 // func affineRow4BF16AVX2(row *byte, x *float32, ngroups, gsize int, sc, bi *uint16, xsum *float32) float32
-// Returns Σ_g (sc_g·Σ q_i·x_i) + (bi_g·xsum_g) over the groups of a 4-bit
-// MLX row with BF16 scales and biases, with the group sums of
-// affineGroups4AVX2 and the float32 roundings of affineCombine, in its
-// order.
+// Returns Σ_g sc_g·Σ q_i·x_i + Σ_g bi_g·xsum_g over the groups of a 4-bit
+// MLX row with BF16 scales and biases. The scaled group sums accumulate in
+// the lanes of one vector (one horizontal sum per row, not per group, so the
+// groups overlap in the pipeline); the bias terms in a scalar.
 TEXT ·affineRow4BF16AVX2(SB), NOSPLIT, $0-60
 	MOVQ row+0(FP), SI
 	MOVQ x+8(FP), DX
@@ -35,7 +35,8 @@ TEXT ·affineRow4BF16AVX2(SB), NOSPLIT, $0-60
 	MOVQ xsum+48(FP), R11
 	VMOVDQU arshift<>(SB), Y15
 	BCAST32($0x0f, X14, Y14)
-	VXORPS X4, X4, X4
+	VXORPS Y4, Y4, Y4
+	VXORPS X5, X5, X5
 
 rgroup:
 	TESTQ CX, CX
@@ -61,13 +62,11 @@ r16:
 	JNZ  r16
 
 	VADDPS Y1, Y0, Y0
-	HSUM8(Y0, X0, X1)
 	BF16((R9), X2)
-	VMULSS X2, X0, X0
+	VBROADCASTSS X2, Y2
+	VFMADD231PS Y2, Y0, Y4
 	BF16((R10), X3)
-	VMULSS (R11), X3, X3
-	VADDSS X3, X0, X0
-	VADDSS X0, X4, X4
+	VFMADD231SS (R11), X3, X5
 	ADDQ $2, R9
 	ADDQ $2, R10
 	ADDQ $4, R11
@@ -75,6 +74,8 @@ r16:
 	JMP  rgroup
 
 rdone:
+	HSUM8(Y4, X4, X1)
+	VADDSS X5, X4, X4
 	VMOVSS X4, ret+56(FP)
 	VZEROUPPER
 	RET

@@ -34,8 +34,8 @@ type impls struct {
 	// MLX row (bits per value, gsize values per group) with x.
 	affineGroups func(row []byte, bits int, x []float32, gsize int, out []float32)
 	// affineRow4BF16 is the whole dot product of a 4-bit MLX row with BF16
-	// scales and biases, as affineGroups then affineCombine give it; nil
-	// without assembly.
+	// scales and biases (what affineGroups then affineCombine give, summed
+	// in another order); nil without assembly.
 	affineRow4BF16 func(row []byte, x []float32, gsize int, sc, bi []uint16, xsum []float32) float32
 
 	// quantize converts one activation row to its 8-bit block form.
