@@ -1,21 +1,30 @@
 package kernels
 
+import (
+	"encoding/binary"
+	"math"
+)
+
 // Packed reports whether m keeps its own copy of the weights in the layout
-// of the tile kernels (pack.go). Matmuls then read only that copy while the
-// tile kernels are in use, and Row reads it too for Q4_0 and Q8_0, so the
-// stored Data of such a matrix is read again only by the reference kernels
-// (SetReference) and by Row for the other packed types.
+// of the tile kernels (pack.go, packk.go). Matmuls then read only that copy
+// while the tile kernels are in use, and Row reads it too, so the stored
+// Data of such a matrix is read again only by the reference kernels
+// (SetReference).
 func (m *Matrix) Packed() bool { return m.packed != nil }
 
 // PackedBytes returns the size of m's packed copy, 0 when it has none.
 func (m *Matrix) PackedBytes() int { return len(m.packed) }
 
-// packedRow dequantizes row r from the packed copy of a Q4_0 or Q8_0 matrix
-// into dst, as Row does from Data, and reports whether it could: false for
-// other types and matrices without a packed copy. Reading the packed copy
+// packedRow dequantizes row r from the packed copy of a Q4_0, Q8_0, Q4_K or
+// Q6_K matrix into dst, the same values Row computes from Data, and reports
+// whether it could: false for matrices without a packed copy. Reading the packed copy
 // leaves the pages of Data untouched (a model file's mapping, which the
 // loader gives back to the system once the copy is made).
 func (m *Matrix) packedRow(r int, dst []float32) bool {
+	if m.packed != nil && kGroupBytes(m.Type) > 0 {
+		m.packedRowK(r, dst)
+		return true
+	}
 	rb := packRowBytes(m.Type)
 	if m.packed == nil || rb == 0 {
 		return false
@@ -49,5 +58,52 @@ func unpackBlock(t DType, src, qs []byte, h int) {
 	for j := range 16 {
 		qs[j] = src[16*h+j] ^ 0x80
 		qs[16+j] = src[32+16*h+j] ^ 0x80
+	}
+}
+
+// packedRowK is packedRow for Q4_K and Q6_K (the layout of packk.go),
+// computing each value as dequantK does.
+func (m *Matrix) packedRowK(r int, dst []float32) {
+	sb, gb := kGroupBytes(m.Type), m.groupBytes()
+	g, gr := r/groupRows, r%groupRows
+	f32 := func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) }
+	var q [qkK]int8
+	var sc, mn [16]int32
+	for s := range m.Cols / qkK {
+		blk := m.packed[g*gb+s*sb:][:sb]
+		d, dmin := f32(blk[4*gr:]), float32(0)
+		if m.Type == Q4_K {
+			dmin = f32(blk[16+4*gr:])
+			for j := range 8 {
+				sc[2*j], sc[2*j+1] = int32(blk[32+16*gr+j]), int32(blk[32+16*gr+j])
+				mn[2*j], mn[2*j+1] = int32(blk[32+16*gr+8+j]), int32(blk[32+16*gr+8+j])
+			}
+			for k, b := range blk[96+128*gr:][:128] {
+				q[kpPerm[k+k&^31]], q[kpPerm[k+k&^31+32]] = int8(b&0xf), int8(b>>4)
+			}
+		} else {
+			for j := range 8 {
+				sc[2*j], sc[2*j+1] = int32(int8(blk[16+16*gr+j])), int32(int8(blk[16+16*gr+8+j]))
+			}
+			var v [qkK]uint8
+			for k, b := range blk[80+192*gr:][:128] {
+				v[kpPerm[k+k&^31]], v[kpPerm[k+k&^31+32]] = b&0xf, b>>4
+			}
+			for k, b := range blk[80+192*gr+128:][:64] {
+				for i := range 4 {
+					v[kpPerm[32*(4*(k/32)+i)+k%32]] |= b >> (2 * i) & 3 << 4
+				}
+			}
+			for p, x := range v {
+				q[p] = int8(x) - 32
+			}
+		}
+		out := dst[s*qkK:][:qkK]
+		for t := range 16 {
+			ds, ms := d*float32(sc[t]), dmin*float32(mn[t])
+			for j, x := range q[16*t : 16*t+16] {
+				out[16*t+j] = float32(ds*float32(x)) - ms
+			}
+		}
 	}
 }

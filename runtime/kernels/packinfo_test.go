@@ -14,6 +14,8 @@ func TestPackedRowMatchesData(t *testing.T) {
 		{Q4_0, 7, 96}, // a padded group and an odd number of blocks
 		{Q8_0, 5, 32},
 		{Q8_0, 12, 160},
+		{Q4_K, 6, 512},
+		{Q6_K, 5, 256},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%v_%dx%d", tt.typ, tt.rows, tt.cols), func(t *testing.T) {
@@ -27,7 +29,11 @@ func TestPackedRowMatchesData(t *testing.T) {
 			want := make([]float32, tt.cols)
 			got := make([]float32, tt.cols)
 			for r := range tt.rows {
-				dequant32(tt.typ, w.rowData(r), want)
+				if tt.typ.blockElems() == qk {
+					dequant32(tt.typ, w.rowData(r), want)
+				} else {
+					dequantK(tt.typ, w.rowData(r), want)
+				}
 				if !w.packedRow(r, got) {
 					t.Fatalf("row %d: packedRow refused a packed %v matrix", r, tt.typ)
 				}
@@ -42,7 +48,7 @@ func TestPackedRowMatchesData(t *testing.T) {
 }
 
 func TestPackedRowRefuses(t *testing.T) {
-	for _, typ := range []DType{F16, Q4_K} {
+	for _, typ := range []DType{F16, Q5_K} {
 		w := randomMatrix(t, newRand(3), typ, 4, 256)
 		if w.packedRow(0, make([]float32, 256)) {
 			t.Errorf("%v: packedRow claimed a row of a type it cannot unpack", typ)
