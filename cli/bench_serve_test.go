@@ -45,9 +45,11 @@ func TestBenchServe(t *testing.T) {
 }
 
 // TestBenchServeTurns runs conversations of three turns: the later turns
-// find the earlier ones in the prefix cache.
+// find the earlier ones in the prefix cache. The cache has room for both
+// conversations beside the running turns (with only Parallel × Ctx, a
+// running turn could evict the other conversation's blocks).
 func TestBenchServeTurns(t *testing.T) {
-	s := startLive(t, runtime.Options{Parallel: 2})
+	s := startLive(t, runtime.Options{Parallel: 2, KVMem: 64 << 20})
 	for _, chat := range []bool{false, true} {
 		o := benchServeOptions{url: s.url, concurrency: 2, requests: 2, maxTokens: 8, promptTokens: 60, seed: 3, turns: 3, timeout: time.Minute, chat: chat}
 		rep, err := runBenchServe(context.Background(), o)
