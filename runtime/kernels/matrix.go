@@ -74,6 +74,8 @@ func NewMatrix(m Matrix) (*Matrix, error) {
 		m.pack()
 	case m.Type == MLXAffine && affineInt8.Load():
 		m.packAffine()
+	case m.Type == Q5_0:
+		m.packQ5_0()
 	}
 	return &m, nil
 }

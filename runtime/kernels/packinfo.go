@@ -15,7 +15,7 @@ func (m *Matrix) Packed() bool { return m.packed != nil }
 // PackedBytes returns the size of m's packed copy, 0 when it has none.
 func (m *Matrix) PackedBytes() int { return len(m.packed) }
 
-// packedRow dequantizes row r from the packed copy of a Q4_0, Q8_0, Q4_K or
+// packedRow dequantizes row r from the packed copy of a Q4_0, Q8_0, Q5_0, Q4_K or
 // Q6_K matrix into dst, the same values Row computes from Data, and reports
 // whether it could: false for matrices without a packed copy. Reading the packed copy
 // leaves the pages of Data untouched (a model file's mapping, which the
@@ -25,11 +25,15 @@ func (m *Matrix) packedRow(r int, dst []float32) bool {
 		m.packedRowK(r, dst)
 		return true
 	}
-	rb := packRowBytes(m.Type)
+	t := m.Type
+	if t == Q5_0 {
+		t = m.layout // held as Q8_0 (q5pack.go)
+	}
+	rb := packRowBytes(t)
 	if m.packed == nil || rb == 0 {
 		return false
 	}
-	gb, pb, wb, nb := m.groupBytes(), pairScale+groupRows*rb, m.Type.blockBytes(), m.Cols/qk
+	gb, pb, wb, nb := m.groupBytes(), pairScale+groupRows*rb, t.blockBytes(), m.Cols/qk
 	g, gr := r/groupRows, r%groupRows
 	var blk [34]byte // the largest block, Q8_0's
 	for p := range pairs(m.Cols) {
@@ -41,8 +45,8 @@ func (m *Matrix) packedRow(r int, dst []float32) bool {
 				break
 			}
 			blk[0], blk[1] = pair[4*gr+2*h], pair[4*gr+2*h+1]
-			unpackBlock(m.Type, vals, blk[2:], h)
-			dequant32(m.Type, blk[:wb], dst[b*qk:(b+1)*qk])
+			unpackBlock(t, vals, blk[2:], h)
+			dequant32(t, blk[:wb], dst[b*qk:(b+1)*qk])
 		}
 	}
 	return true
