@@ -4,18 +4,27 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Pool is a fixed set of worker goroutines that split matmuls (by output
 // rows) and other data-parallel loops. The calling goroutine takes part as
 // worker 0, so a pool of n threads starts n-1 goroutines. One operation runs
 // at a time; concurrent calls wait for each other.
+//
+// A decode step is hundreds of short operations with a little work on the
+// calling goroutine between them, so idle workers watch for the next one
+// for a while (spinWait) before they park, and the caller waits for the
+// workers by watching a counter: waking a parked goroutine through the
+// kernel costs more than many of those operations.
 type Pool struct {
 	threads int
 	mu      sync.Mutex
-	wake    []chan struct{} // one per started goroutine
-	wg      sync.WaitGroup
-	closed  bool
+	workers []*poolWorker // one per started goroutine
+	closed  atomic.Bool
+
+	gen     atomic.Uint64 // bumped to publish an operation (or the close)
+	pending atomic.Int64  // workers still on the current operation
 
 	// The operation under way, read by the workers.
 	kind    jobKind
@@ -26,6 +35,12 @@ type Pool struct {
 	scratch []*workerScratch // per worker id
 }
 
+// poolWorker is the parking place of one started goroutine.
+type poolWorker struct {
+	parked atomic.Bool   // true while it waits on wake (or is about to)
+	wake   chan struct{} // a token per wake-up, buffered 1
+}
+
 type jobKind uint8
 
 const (
@@ -34,9 +49,10 @@ const (
 	jobMatMul
 )
 
-// spinRounds is how many times an idle worker polls for new work, yielding
-// in between, before it parks on its channel.
-const spinRounds = 64
+// spinWait is how long an idle worker watches for the next operation
+// before it parks, and how long the caller watches the workers before it
+// starts yielding its thread between looks.
+const spinWait = 200 * time.Microsecond
 
 // NewPool starts a pool of threads workers (at least 1).
 func NewPool(threads int) *Pool {
@@ -46,9 +62,9 @@ func NewPool(threads int) *Pool {
 		p.scratch[i] = new(workerScratch)
 	}
 	for id := 1; id < threads; id++ {
-		ch := make(chan struct{}, 1)
-		p.wake = append(p.wake, ch)
-		go p.worker(id, ch)
+		w := &poolWorker{wake: make(chan struct{}, 1)}
+		p.workers = append(p.workers, w)
+		go p.worker(id, w)
 	}
 	return p
 }
@@ -61,14 +77,12 @@ func (p *Pool) Threads() int { return p.threads }
 func (p *Pool) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed {
+	if p.closed.Swap(true) {
 		return
 	}
-	p.closed = true
-	for _, ch := range p.wake {
-		close(ch)
-	}
-	p.wake = nil
+	p.gen.Add(1)
+	p.wakeParked()
+	p.workers = nil
 }
 
 // Parallel runs fn(i) for every i in [0, n) across the pool and returns when
@@ -89,38 +103,79 @@ func (p *Pool) Parallel(n int, fn func(i int)) {
 func (p *Pool) run(nchunks int64) {
 	p.nchunks = nchunks
 	p.next.Store(0)
-	helpers := min(len(p.wake), int(nchunks)-1)
-	p.wg.Add(helpers)
-	for _, ch := range p.wake[:helpers] {
-		ch <- struct{}{}
+	if nchunks == 1 || len(p.workers) == 0 {
+		p.work(0)
+		return
 	}
+	p.pending.Store(int64(len(p.workers)))
+	p.gen.Add(1) // publishes the job fields to the workers that see it
+	p.wakeParked()
 	p.work(0)
-	p.wg.Wait()
-}
-
-func (p *Pool) worker(id int, wake chan struct{}) {
-	for {
-		if !park(wake) {
-			return
-		}
-		p.work(id)
-		p.wg.Done()
-	}
-}
-
-// park waits for a wake-up, spinning briefly first; it reports false once
-// the channel is closed.
-func park(wake chan struct{}) bool {
-	for range spinRounds {
-		select {
-		case _, ok := <-wake:
-			return ok
-		default:
+	var start time.Time // read lazily: a clock read can cost a system call in a VM
+	for i := 1; p.pending.Load() > 0; i++ {
+		switch {
+		case i < 256:
+		case start.IsZero():
+			start = time.Now()
+		case i&255 == 0 && time.Since(start) > spinWait:
 			runtime.Gosched()
 		}
 	}
-	_, ok := <-wake
-	return ok
+}
+
+// wakeParked hands a wake-up token to every worker that parked.
+func (p *Pool) wakeParked() {
+	for _, w := range p.workers {
+		if w.parked.CompareAndSwap(true, false) {
+			w.wake <- struct{}{}
+		}
+	}
+}
+
+func (p *Pool) worker(id int, w *poolWorker) {
+	var seen uint64
+	for {
+		seen = p.await(seen, w)
+		if p.closed.Load() {
+			return
+		}
+		p.work(id)
+		p.pending.Add(-1)
+	}
+}
+
+// await returns the first generation after seen: watching it for spinWait,
+// then parked on w.wake. A worker announces that it parks, then looks once
+// more; whoever takes the flag back (itself or wakeParked) settles who
+// owes the token.
+func (p *Pool) await(seen uint64, w *poolWorker) uint64 {
+	var start time.Time
+	for i := 1; ; i++ {
+		if g := p.gen.Load(); g != seen {
+			return g
+		}
+		if i&255 == 0 {
+			if start.IsZero() {
+				start = time.Now()
+			} else if time.Since(start) > spinWait {
+				break
+			}
+			runtime.Gosched()
+		}
+	}
+	for {
+		w.parked.Store(true)
+		if g := p.gen.Load(); g != seen {
+			if !w.parked.CompareAndSwap(true, false) {
+				<-w.wake // wakeParked took the flag: its token is on the way
+			}
+			return g
+		}
+		<-w.wake
+		if g := p.gen.Load(); g != seen {
+			return g
+		}
+	}
 }
 
 func (p *Pool) work(id int) {

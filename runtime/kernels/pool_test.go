@@ -3,6 +3,7 @@ package kernels
 import (
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestParallelRunsEachIndexOnce(t *testing.T) {
@@ -40,5 +41,35 @@ func TestCountCores(t *testing.T) {
 	}
 	if n := PhysicalCores(); n < 1 {
 		t.Errorf("PhysicalCores() = %d", n)
+	}
+}
+
+// TestParallelAcrossParking runs operations after gaps shorter and longer
+// than spinWait, so that workers are caught spinning, parking and parked:
+// every index runs once each time, and the pool still works once closed.
+func TestParallelAcrossParking(t *testing.T) {
+	for _, threads := range []int{2, 4} {
+		p := NewPool(threads)
+		gaps := []time.Duration{0, time.Microsecond, spinWait / 2, spinWait, 2 * spinWait, 3 * time.Millisecond}
+		for i := range 300 {
+			if g := gaps[i%len(gaps)]; g > 0 {
+				time.Sleep(g)
+			}
+			n := 1 + i%9
+			counts := make([]atomic.Int32, n)
+			p.Parallel(n, func(j int) { counts[j].Add(1) })
+			for j := range counts {
+				if c := counts[j].Load(); c != 1 {
+					t.Fatalf("threads=%d op %d: index %d ran %d times", threads, i, j, c)
+				}
+			}
+		}
+		p.Close()
+		p.Close()
+		var ran atomic.Int32
+		p.Parallel(5, func(int) { ran.Add(1) })
+		if ran.Load() != 5 {
+			t.Fatalf("threads=%d: after Close, %d of 5 indexes ran", threads, ran.Load())
+		}
 	}
 }
