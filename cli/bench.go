@@ -66,7 +66,7 @@ same number of threads. --startup N instead times N runs of
   mlx bench -p 512 -n 128 -t 4 -r 5 --json ./Qwen3-0.6B`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			applyNoASM()
+			applyKernelEnv()
 			return runBench(cmd.Context(), cmd.OutOrStdout(), args[0], o)
 		},
 	}
@@ -85,10 +85,17 @@ same number of threads. --startup N instead times N runs of
 	return cmd
 }
 
-// applyNoASM turns the assembly kernels off when MLX_NOASM=1.
-func applyNoASM() {
+// applyKernelEnv applies the kernel choices of the environment before a
+// model loads: MLX_NOASM=1 turns the assembly kernels off, and
+// MLX_AFFINE_INT8=1 runs MLX 4-bit weights on the Q4_0 integer kernels with
+// 8-bit activations, as llama.cpp computes Q4_0 (faster, slightly less
+// exact than the float kernels).
+func applyKernelEnv() {
 	if os.Getenv("MLX_NOASM") == "1" {
 		kernels.SetReference(true)
+	}
+	if os.Getenv("MLX_AFFINE_INT8") == "1" {
+		kernels.SetAffineInt8(true)
 	}
 }
 

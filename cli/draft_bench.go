@@ -27,7 +27,7 @@ func addSpecBench(cmd *cobra.Command) {
 		if spec.Draft == "" && spec.Lookup == 0 {
 			return run(cmd, args)
 		}
-		applyNoASM()
+		applyKernelEnv()
 		f := cmd.Flags()
 		var o benchOptions
 		o.gen, _ = f.GetInt("n-gen")

@@ -53,7 +53,7 @@ is). Sampling defaults come from the model's generation_config.json.`,
   mlx run --raw --temperature 0 model.gguf "The capital of France is"`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			applyNoASM()
+			applyKernelEnv()
 			if chatWanted(cmd, args) {
 				return runChat(cmd, args[0], o)
 			}

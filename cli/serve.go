@@ -68,6 +68,7 @@ mlx stop use.`,
 			if err := o.fromEnv(cmd.Flags()); err != nil {
 				return err
 			}
+			applyKernelEnv()
 			if o.detach {
 				return detachServe(cmd, o)
 			}
