@@ -111,13 +111,11 @@ func (p *Pool) run(nchunks int64) {
 	p.gen.Add(1) // publishes the job fields to the workers that see it
 	p.wakeParked()
 	p.work(0)
-	var start time.Time // read lazily: a clock read can cost a system call in a VM
+	// While the workers finish, let the goroutines queued on this thread
+	// run (a caller taking its events, a handler writing them): the idle
+	// workers' yields only find the global run queue, not this thread's.
 	for i := 1; p.pending.Load() > 0; i++ {
-		switch {
-		case i < 256:
-		case start.IsZero():
-			start = time.Now()
-		case i&255 == 0 && time.Since(start) > spinWait:
+		if i&63 == 0 {
 			runtime.Gosched()
 		}
 	}
