@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	goruntime "runtime"
 	"slices"
 	"time"
 )
@@ -32,6 +33,11 @@ func (e *Engine) loop() {
 		e.admit()
 		if len(e.running) > 0 {
 			e.step()
+			// Let the callers woken by this step's events run on this
+			// thread now: the compute workers keep the other threads
+			// busy between operations, so a woken caller queued here
+			// would otherwise wait for the scheduler to block.
+			goruntime.Gosched()
 		}
 		e.publishStats()
 	}
