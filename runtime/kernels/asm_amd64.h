@@ -21,3 +21,31 @@
 	MOVL C, AX \
 	VMOVD AX, X \
 	VPBROADCASTD X, Y
+
+// The stores of the tile kernels (gemm_amd64.s, kquant_gemm_amd64.s).
+
+// HSUM4 stores at DST the four sums of the lanes of A, B, C, D (XA, XB are
+// the low halves of A, B); it adds lanes in the same order for every kernel.
+#define HSUM4(A, B, C, D, XA, XB, DST) \
+	VHADDPS B, A, A \
+	VHADDPS D, C, C \
+	VHADDPS C, A, A \
+	VEXTRACTF128 $1, A, XB \
+	VADDPS XB, XA, XA \
+	VMOVUPS XA, DST
+
+// STORE16 stores the 4×4 sums (accumulator Y(4r+c) holds row r, column c).
+#define STORE16 \
+	LEAQ (R8)(R8*2), R11 \
+	HSUM4(Y0, Y4, Y8, Y12, X0, X4, (DX)) \
+	HSUM4(Y1, Y5, Y9, Y13, X1, X5, (DX)(R8*1)) \
+	HSUM4(Y2, Y6, Y10, Y14, X2, X6, (DX)(R8*2)) \
+	HSUM4(Y3, Y7, Y11, Y15, X3, X7, (DX)(R11*1)) \
+	VZEROUPPER \
+	RET
+
+// STORE4 stores the sums of rows 0–3 (one column) and returns.
+#define STORE4 \
+	HSUM4(Y0, Y1, Y2, Y3, X0, X1, (DX)) \
+	VZEROUPPER \
+	RET

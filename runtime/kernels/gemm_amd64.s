@@ -35,16 +35,6 @@ DATA rowidx<>+112(SB)/8, $0x0000000700000007
 DATA rowidx<>+120(SB)/8, $0x0000000700000007
 GLOBL rowidx<>(SB), RODATA|NOPTR, $128
 
-// HSUM4 stores at DST the four sums of the lanes of A, B, C, D (XA, XB are
-// the low halves of A, B); it adds lanes in the same order for every kernel.
-#define HSUM4(A, B, C, D, XA, XB, DST) \
-	VHADDPS B, A, A \
-	VHADDPS D, C, C \
-	VHADDPS C, A, A \
-	VEXTRACTF128 $1, A, XB \
-	VADDPS XB, XA, XA \
-	VMOVUPS XA, DST
-
 // ---- AVX-512 VNNI (256-bit vectors, 32 registers) ----
 
 // Registers: SI weights, DI activations, CX pairs left, R9 xstride, R10
@@ -130,16 +120,6 @@ GLOBL rowidx<>(SB), RODATA|NOPTR, $128
 	VXORPS Y14, Y14, Y14 \
 	VXORPS Y15, Y15, Y15
 
-// STORE16 stores the 4×4 sums (accumulator Y(4r+c) holds row r, column c).
-#define STORE16 \
-	LEAQ (R8)(R8*2), R11 \
-	HSUM4(Y0, Y4, Y8, Y12, X0, X4, (DX)) \
-	HSUM4(Y1, Y5, Y9, Y13, X1, X5, (DX)(R8*1)) \
-	HSUM4(Y2, Y6, Y10, Y14, X2, X6, (DX)(R8*2)) \
-	HSUM4(Y3, Y7, Y11, Y15, X3, X7, (DX)(R11*1)) \
-	VZEROUPPER \
-	RET
-
 // KERNEL4 is the loop of a four-column kernel: W loads a row (W4 or W8)
 // from offsets O0–O3, pairs of STEP bytes, corrections shifted by SHIFT.
 #define KERNEL4(W, SHIFT, O0, O1, O2, O3, STEP, LOOP) \
@@ -180,11 +160,6 @@ TEXT ·gemm4Q8_0VNNI(SB), NOSPLIT, $0-48
 	VXORPS Y1, Y1, Y1 \
 	VXORPS Y2, Y2, Y2 \
 	VXORPS Y3, Y3, Y3
-
-#define STORE4 \
-	HSUM4(Y0, Y1, Y2, Y3, X0, X1, (DX)) \
-	VZEROUPPER \
-	RET
 
 // KERNEL1 is the loop of a one-column kernel, in the terms of KERNEL4.
 #define KERNEL1(W, SHIFT, O0, O1, O2, O3, STEP, LOOP) \
