@@ -15,22 +15,25 @@ func (m *Matrix) Packed() bool { return m.packed != nil }
 // PackedBytes returns the size of m's packed copy, 0 when it has none.
 func (m *Matrix) PackedBytes() int { return len(m.packed) }
 
-// packedRow dequantizes row r from the packed copy of a Q4_0, Q8_0, Q5_0, Q4_K or
-// Q6_K matrix into dst, the same values Row computes from Data, and reports
-// whether it could: false for matrices without a packed copy. Reading the packed copy
-// leaves the pages of Data untouched (a model file's mapping, which the
-// loader gives back to the system once the copy is made).
+// packedRow dequantizes row r from the packed copy of a GGUF matrix into
+// dst, the same values Row computes from Data, and reports whether it
+// could: false for matrices without a packed copy, and for MLX matrices,
+// whose packed Q4_0 form leaves out the bias term (affine_pack.go). The
+// packed blocks of the other types hold the stored values exactly, in the
+// format of m.layout (Q5_0 is held as Q8_0, q5pack.go). Reading the packed
+// copy leaves the pages of Data untouched (a model file's mapping, which
+// the loader gives back to the system once the copy is made).
 func (m *Matrix) packedRow(r int, dst []float32) bool {
-	if m.packed != nil && kGroupBytes(m.Type) > 0 {
+	if m.packed == nil || m.Type == MLXAffine {
+		return false
+	}
+	t := m.layout
+	if kGroupBytes(t) > 0 {
 		m.packedRowK(r, dst)
 		return true
 	}
-	t := m.Type
-	if t == Q5_0 {
-		t = m.layout // held as Q8_0 (q5pack.go)
-	}
 	rb := packRowBytes(t)
-	if m.packed == nil || rb == 0 {
+	if rb == 0 {
 		return false
 	}
 	gb, pb, wb, nb := m.groupBytes(), pairScale+groupRows*rb, t.blockBytes(), m.Cols/qk
