@@ -49,3 +49,21 @@
 	HSUM4(Y0, Y1, Y2, Y3, X0, X1, (DX)) \
 	VZEROUPPER \
 	RET
+
+// NIBDOT16 adds the products of 16 four-bit values at SI (8 bytes, value i
+// in bits 4i..4i+3) with 16 floats at DX to the lanes of Y0 and Y1, and
+// moves SI and DX past them. Y15 holds the nibble shifts 0, 4, …, 28 and Y14
+// the mask 0x0f in every lane; Y2, Y3 are scratch.
+#define NIBDOT16 \
+	VPBROADCASTD (SI), Y2 \
+	VPBROADCASTD 4(SI), Y3 \
+	VPSRLVD Y15, Y2, Y2 \
+	VPSRLVD Y15, Y3, Y3 \
+	VPAND Y14, Y2, Y2 \
+	VPAND Y14, Y3, Y3 \
+	VCVTDQ2PS Y2, Y2 \
+	VCVTDQ2PS Y3, Y3 \
+	VFMADD231PS (DX), Y2, Y0 \
+	VFMADD231PS 32(DX), Y3, Y1 \
+	ADDQ $8, SI \
+	ADDQ $64, DX
