@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mlxrun/mlx/runtime/kernels"
 	"github.com/mlxrun/mlx/runtime/kvcache"
 	"github.com/mlxrun/mlx/runtime/sample"
 )
@@ -38,7 +39,8 @@ func collect(t *testing.T, e *Engine, req Request) ([]int32, string, []Event, Re
 
 // TestGreedyReproducesReference checks that free-running greedy generation
 // gives llama.cpp's tokens for the float32 fixtures, and text that is the
-// decoding of those tokens.
+// decoding of those tokens. MLX 4-bit runs on its exact float kernels here
+// (its default integer path is checked in TestReferenceLogprobsMLX).
 func TestGreedyReproducesReference(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -51,7 +53,9 @@ func TestGreedyReproducesReference(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			kernels.SetAffineInt8(false)
 			e := loadEngine(t, kvcache.F32, tt.model...)
+			kernels.SetAffineInt8(true)
 			for _, c := range readReference(t, tt.ref, "f32kv-nofa") {
 				ids, text, _, res := collect(t, e, Request{Prompt: c.PromptIDs, Params: greedy(len(c.GeneratedIDs))})
 				if !slices.Equal(ids, c.GeneratedIDs) {

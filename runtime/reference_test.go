@@ -36,7 +36,6 @@ func TestReferenceLogprobs(t *testing.T) {
 		{"llama Q4_0", []string{"gguf", "llama-tiny-Q4_0.gguf"}, "llama-tiny-Q4_0.json", "default", kvcache.F16, 0.3, 0.95},
 		{"k256 Q4_K_M", []string{"gguf", "llama-k256-Q4_K_M.gguf"}, "llama-k256-Q4_K_M.json", "default", kvcache.F16, 0.3, 0.6},
 		{"k256 Q6_K", []string{"gguf", "llama-k256-Q6_K.gguf"}, "llama-k256-Q6_K.json", "default", kvcache.F16, 0.3, 0.6},
-		{"mlx 4-bit", []string{"models", "llama-tiny-mlx-4bit"}, "llama-tiny-mlx-4bit-dequant-F32.json", "f32kv-nofa", kvcache.F32, 1e-3, 1},
 		{"mlx 4-bit dequant", []string{"models", "llama-tiny-mlx-4bit-dequant"}, "llama-tiny-mlx-4bit-dequant-F32.json", "f32kv-nofa", kvcache.F32, 1e-3, 1},
 	}
 	for _, tt := range tests {

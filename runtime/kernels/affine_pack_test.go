@@ -26,8 +26,7 @@ func TestAffineRepack(t *testing.T) {
 		{"inexact scale", 9, 64, true, false},
 	}
 	rng := newRand(21)
-	SetAffineInt8(true)
-	defer SetAffineInt8(false)
+	withAffineInt8(t, true)
 	for _, tt := range tests {
 		for _, n := range []int{1, 3, 6} {
 			t.Run(fmt.Sprintf("%s/n=%d", tt.name, n), func(t *testing.T) {
@@ -122,7 +121,7 @@ func TestAffineMatMulAllocs(t *testing.T) {
 	for _, int8 := range []bool{false, true} {
 		SetAffineInt8(int8)
 		w, err := NewMatrix(affineMatrix(rng, 64, 512, 64))
-		SetAffineInt8(false)
+		SetAffineInt8(true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,4 +138,12 @@ func TestAffineMatMulAllocs(t *testing.T) {
 		}
 		p.Close()
 	}
+}
+
+// withAffineInt8 sets the MLX integer path for the rest of the test and
+// restores the default (on) after it.
+func withAffineInt8(t *testing.T, on bool) {
+	t.Helper()
+	SetAffineInt8(on)
+	t.Cleanup(func() { SetAffineInt8(true) })
 }

@@ -16,7 +16,14 @@
 //
 // For the GGUF quantized formats the activations are quantized to 8 bits the
 // way ggml does it (Q8_0, Q8_1 or Q8_K blocks) and the dot products are
-// computed in integers, so results follow llama.cpp closely.
+// computed in integers, so results follow llama.cpp closely. MLX 4-bit
+// matrices take the same road by default (repacked at load for the Q4_0
+// tile kernels, affine_pack.go), with the group biases added in float:
+// their results are within the bounds of Q4_0 against exact float math
+// (2e-2 of Σ|w·x| per output in the tests), not within 1e-3 of MLX's
+// own results. SetAffineInt8(false) keeps the float kernels, which are
+// (the MLX fixture tests check both); MLX 8-bit and matrices whose scales
+// are not exact in fp16 always use them.
 //
 // The kernels assume a little-endian host, as are all the platforms the
 // project ships for; NewMatrix refuses to work on a big-endian one.

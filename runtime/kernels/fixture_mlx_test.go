@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -21,8 +22,23 @@ func openST(t *testing.T, dir string) *safetensors.Model {
 
 // TestFixtureMLXAffine checks Row on every quantized matrix of the MLX 4-bit
 // fixture against its dequantized copy (bit-identical by construction), and
-// MatMul against float64 math on those weights.
+// MatMul against float64 math on those weights: the float kernels
+// (SetAffineInt8(false)) within 1e-5 of Σ|w·x| per output, as the other
+// float formats, and the default integer path, whose activations are
+// quantized to 8 bits as for Q4_0, within the Q4_0 bound (2e-2; the
+// largest error measured on this fixture is about 5e-3).
 func TestFixtureMLXAffine(t *testing.T) {
+	for _, int8 := range []bool{false, true} {
+		t.Run(fmt.Sprintf("int8=%v", int8), func(t *testing.T) {
+			withAffineInt8(t, int8)
+			checkFixtureMLX(t, int8)
+		})
+	}
+}
+
+// checkFixtureMLX is TestFixtureMLXAffine with the integer path on or off.
+func checkFixtureMLX(t *testing.T, int8 bool) {
+	t.Helper()
 	q, deq := openST(t, "llama-tiny-mlx-4bit"), openST(t, "llama-tiny-mlx-4bit-dequant")
 	rng := rand.New(rand.NewPCG(12, 12))
 	p := NewPool(2)
@@ -55,7 +71,14 @@ func TestFixtureMLXAffine(t *testing.T) {
 			x := randFloats(rng, 2*w.Cols, 1)
 			out := make([]float32, 2*w.Rows)
 			p.MatMul(w, x, 2, out)
-			checkMatMul(t, w, got, x, 2, out, matrixBound(w))
+			bound := matmulBound(MLXAffine)
+			if tiles := fastImpls.gemm[Q4_0].one != nil; (w.packed != nil) != (int8 && tiles) {
+				t.Fatalf("%s: repacked = %v with the integer path %v (tile kernels: %v)", base, w.packed != nil, int8, tiles)
+			}
+			if w.packed != nil {
+				bound = matrixBound(w)
+			}
+			checkMatMul(t, w, got, x, 2, out, bound)
 		}
 		n++
 	}

@@ -86,6 +86,9 @@ func (p *Pool) MatMuls(ws []*Matrix, x []float32, n int, outs [][]float32) {
 		if pt.packed {
 			pt.rows = (pt.rows + groupRows - 1) / groupRows * groupRows
 		}
+		if pt.packed && w.affineBias != nil {
+			pt.rows = (pt.rows + biasRows - 1) / biasRows * biasRows
+		}
 		chunks += (w.Rows + pt.rows - 1) / pt.rows
 	}
 	p.prepare(j)
@@ -126,14 +129,11 @@ func chunkRows(rows, threads int) int {
 // one activation row per chunk across the pool.
 func (p *Pool) prepare(j *matmulJob) {
 	if j.parts[0].w.Type == MLXAffine {
-		groups := j.cols / j.gsize
-		j.xsum = grow(j.xsum, j.n*groups)
-		for i := range j.n * groups {
-			var s float32
-			for _, v := range j.x[i*j.gsize : (i+1)*j.gsize] {
-				s += v
+		j.xsum = grow(j.xsum, j.n*(j.cols/j.gsize))
+		if j.act == actF32 {
+			for i := range j.n {
+				j.sumGroups(i)
 			}
-			j.xsum[i] = s
 		}
 	}
 	if a := j.act; a != actF32 {
@@ -148,6 +148,21 @@ func (p *Pool) prepare(j *matmulJob) {
 func (p *Pool) quantizeRow(i int) {
 	j := &p.mm
 	j.k.quantize[j.act](j.xq[i*j.xstride:(i+1)*j.xstride], j.x[i*j.cols:(i+1)*j.cols])
+	if j.parts[0].w.Type == MLXAffine {
+		j.sumGroups(i)
+	}
+}
+
+// sumGroups sets the MLX group sums of activation row i.
+func (j *matmulJob) sumGroups(i int) {
+	groups := j.cols / j.gsize
+	for g := range groups {
+		var s float32
+		for _, v := range j.x[(i*groups+g)*j.gsize : (i*groups+g+1)*j.gsize] {
+			s += v
+		}
+		j.xsum[i*groups+g] = s
+	}
 }
 
 func grow[T any](s []T, n int) []T {

@@ -72,7 +72,7 @@ func NewMatrix(m Matrix) (*Matrix, error) {
 	switch {
 	case fastImpls.gemm[m.Type].one != nil:
 		m.pack()
-	case m.Type == MLXAffine && affineInt8.Load():
+	case m.Type == MLXAffine && !affineInt8Off.Load():
 		m.packAffine()
 	case m.Type == Q5_0:
 		m.packQ5_0()

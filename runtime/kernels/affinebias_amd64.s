@@ -1,0 +1,68 @@
+//go:build !noasm
+
+#include "textflag.h"
+
+// func affineBiasAVX2(b, xsum *float32, groups, nblk int, out *float32)
+// For each block k of 8 outputs at out: out[k] += Σ_g xsum[g]·b[k][g], one
+// VFMADD per group in the order of the groups. Four blocks go together
+// (four independent chains hide the latency of the multiply-adds), the
+// rest one at a time, with the same operations per output.
+TEXT ·affineBiasAVX2(SB), NOSPLIT, $0-40
+	MOVQ b+0(FP), SI
+	MOVQ xsum+8(FP), DX
+	MOVQ groups+16(FP), CX
+	MOVQ nblk+24(FP), BX
+	MOVQ out+32(FP), DI
+	MOVQ CX, R11
+	SHLQ $5, R11             // bytes of one block of b
+	LEAQ (R11)(R11*2), R12
+
+quad:
+	CMPQ BX, $4
+	JLT  single
+	VMOVUPS (DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	XORQ AX, AX
+
+qloop:
+	VBROADCASTSS (DX)(AX*4), Y4
+	VFMADD231PS (SI), Y4, Y0
+	VFMADD231PS (SI)(R11*1), Y4, Y1
+	VFMADD231PS (SI)(R11*2), Y4, Y2
+	VFMADD231PS (SI)(R12*1), Y4, Y3
+	ADDQ $32, SI
+	INCQ AX
+	CMPQ AX, CX
+	JLT  qloop
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ R12, SI
+	ADDQ $128, DI
+	SUBQ $4, BX
+	JMP  quad
+
+single:
+	TESTQ BX, BX
+	JZ    done
+	VMOVUPS (DI), Y0
+	XORQ AX, AX
+
+sloop:
+	VBROADCASTSS (DX)(AX*4), Y4
+	VFMADD231PS (SI), Y4, Y0
+	ADDQ $32, SI
+	INCQ AX
+	CMPQ AX, CX
+	JLT  sloop
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	DECQ BX
+	JMP  single
+
+done:
+	VZEROUPPER
+	RET
