@@ -21,6 +21,22 @@ func biasIndex(r, g, groups int) int {
 // where the CPU has it (affinebias_amd64.go).
 var affineBiasKern = affineBiasRef
 
+// groupSums sets out[g] to the sum of the gsize values of group g of x (the
+// activations' side of the bias term); assembly replaces it where the CPU
+// has it.
+var groupSums = groupSumsRef
+
+// groupSumsRef is the plain Go groupSums.
+func groupSumsRef(x []float32, gsize int, out []float32) {
+	for g := range out {
+		var s float32
+		for _, v := range x[g*gsize : (g+1)*gsize] {
+			s += v
+		}
+		out[g] = s
+	}
+}
+
 // affineBiasRef is the plain Go affineBiasKern.
 func affineBiasRef(b, xsum []float32, nblk int, out []float32) {
 	groups := len(xsum)

@@ -7,6 +7,19 @@ import "golang.org/x/sys/cpu"
 //go:noescape
 func affineBiasAVX2(b, xsum *float32, groups, nblk int, out *float32)
 
+//go:noescape
+func groupSumsAVX2(x *float32, groups, gsize int, out *float32)
+
+// groupSumsFast wraps groupSumsAVX2 with the bounds checks.
+func groupSumsFast(x []float32, gsize int, out []float32) {
+	if len(out) == 0 || gsize%16 != 0 || gsize <= 0 {
+		groupSumsRef(x, gsize, out)
+		return
+	}
+	_ = x[len(out)*gsize-1]
+	groupSumsAVX2(&x[0], len(out), gsize, &out[0])
+}
+
 // affineBiasFMA wraps affineBiasAVX2 with the bounds checks.
 func affineBiasFMA(b, xsum []float32, nblk int, out []float32) {
 	groups := len(xsum)
@@ -20,5 +33,8 @@ func affineBiasFMA(b, xsum []float32, nblk int, out []float32) {
 func init() {
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		affineBiasKern = affineBiasFMA
+	}
+	if cpu.X86.HasAVX {
+		groupSums = groupSumsFast
 	}
 }

@@ -1,6 +1,7 @@
 //go:build !noasm
 
 #include "textflag.h"
+#include "asm_amd64.h"
 
 // func affineBiasAVX2(b, xsum *float32, groups, nblk int, out *float32)
 // For each block k of 8 outputs at out: out[k] += Σ_g xsum[g]·b[k][g], one
@@ -64,5 +65,35 @@ sloop:
 	JMP  single
 
 done:
+	VZEROUPPER
+	RET
+
+// func groupSumsAVX2(x *float32, groups, gsize int, out *float32)
+// out[g] = the sum of the gsize floats of group g of x (gsize a multiple
+// of 16), in two vectors of partial sums, then one horizontal sum.
+TEXT ·groupSumsAVX2(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ groups+8(FP), CX
+	MOVQ gsize+16(FP), BX
+	MOVQ out+24(FP), DI
+	SHRQ $4, BX
+
+group:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	MOVQ   BX, AX
+
+gloop:
+	VADDPS (SI), Y0, Y0
+	VADDPS 32(SI), Y1, Y1
+	ADDQ   $64, SI
+	DECQ   AX
+	JNZ    gloop
+	VADDPS Y1, Y0, Y0
+	HSUM8(Y0, X0, X1)
+	VMOVSS X0, (DI)
+	ADDQ   $4, DI
+	DECQ   CX
+	JNZ    group
 	VZEROUPPER
 	RET

@@ -156,13 +156,7 @@ func (p *Pool) quantizeRow(i int) {
 // sumGroups sets the MLX group sums of activation row i.
 func (j *matmulJob) sumGroups(i int) {
 	groups := j.cols / j.gsize
-	for g := range groups {
-		var s float32
-		for _, v := range j.x[(i*groups+g)*j.gsize : (i*groups+g+1)*j.gsize] {
-			s += v
-		}
-		j.xsum[i*groups+g] = s
-	}
+	groupSums(j.x[i*j.cols:(i+1)*j.cols], j.gsize, j.xsum[i*groups:(i+1)*groups])
 }
 
 func grow[T any](s []T, n int) []T {

@@ -1,0 +1,46 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// TestAffineBiasKernels checks the kernels of the MLX bias term in use
+// (assembly where the CPU has it) against the plain Go ones, for block
+// counts that take the four-block loop, the one-block loop and both, and
+// every group count of the MLX group sizes.
+func TestAffineBiasKernels(t *testing.T) {
+	rng := newRand(31)
+	for _, groups := range []int{1, 9, 24} {
+		for _, nblk := range []int{1, 3, 4, 9} {
+			t.Run(fmt.Sprintf("groups=%d/blocks=%d", groups, nblk), func(t *testing.T) {
+				b, xs := randFloats(rng, nblk*groups*biasRows, 1), randFloats(rng, groups, 4)
+				got, want := randFloats(rng, nblk*biasRows+1, 1), make([]float32, nblk*biasRows+1)
+				copy(want, got)
+				affineBiasKern(b, xs, nblk, got)
+				affineBiasRef(b, xs, nblk, want)
+				checkClose(t, got, want, 1e-5*float64(groups))
+			})
+		}
+	}
+	for _, gsize := range []int{32, 64, 128} {
+		t.Run(fmt.Sprintf("sums/gsize=%d", gsize), func(t *testing.T) {
+			x := randFloats(rng, 5*gsize, 1)
+			got, want := make([]float32, 5), make([]float32, 5)
+			groupSums(x, gsize, got)
+			groupSumsRef(x, gsize, want)
+			checkClose(t, got, want, 1e-5*float64(gsize))
+		})
+	}
+}
+
+// checkClose fails when an element of got is further than tol from want.
+func checkClose(t *testing.T, got, want []float32, tol float64) {
+	t.Helper()
+	for i := range want {
+		if d := math.Abs(float64(got[i]) - float64(want[i])); d > tol || math.IsNaN(float64(got[i])) {
+			t.Fatalf("element %d: %v, want %v (±%v)", i, got[i], want[i], tol)
+		}
+	}
+}
