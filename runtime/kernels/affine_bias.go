@@ -1,25 +1,51 @@
 package kernels
 
-// The bias term of MLX matrices repacked for the Q4_0 tile kernels
-// (affine_pack.go): out[i,r] += Σ_g B[r,g]·xsum[i,g], a float product of
-// Cols/GroupSize terms per output. B is stored in blocks of biasRows rows,
-// each block group by group ([Rows/biasRows][groups][biasRows], the last
-// block padded with zero rows), so that one vector of a block's outputs
-// takes one fused multiply-add per group from one sequential stream.
+import "unsafe"
 
-// biasRows is the rows of one block of affineBias (one 256-bit vector).
+// The bias term of MLX matrices repacked for the Q4_0 tile kernels
+// (affine_pack.go): out[i,r] += Σ_g b[r,g]·xsum[i,g], a float product of
+// Cols/GroupSize terms per output. The biases are stored in blocks of
+// biasRows rows, each block group by group ([Rows/biasRows][groups][biasRows],
+// the last block padded with zero rows), so that one vector of a block's
+// outputs takes one fused multiply-add per group from one sequential
+// stream.
+
+// biasRows is the rows of one block of the biases (one 256-bit vector).
 const biasRows = 8
 
-// biasIndex returns the index in affineBias of row r, group g.
+// biasIndex returns the index in the packed biases of row r, group g.
 func biasIndex(r, g, groups int) int {
 	return (r/biasRows*groups+g)*biasRows + r%biasRows
 }
 
-// affineBiasKern adds to each of the nblk·biasRows outputs at out the
-// products of its block of b with xsum (len(xsum) groups), one fused
-// multiply-add per group in the order of the groups; assembly replaces it
-// where the CPU has it (affinebias_amd64.go).
-var affineBiasKern = affineBiasRef
+// biasKernel adds to each of the nblk·biasRows outputs at out the products
+// of its block of b with xsum (len(xsum) groups), one fused multiply-add
+// per group in the order of the groups.
+type biasKernel[T float32 | uint16] func(b []T, xsum []float32, nblk int, out []float32)
+
+// The bias kernels of float32 and fp16 biases; assembly replaces them where
+// the CPU has it (affinebias_amd64.go).
+var (
+	affineBiasKern   biasKernel[float32] = affineBiasRef[float32]
+	affineBias16Kern biasKernel[uint16]  = affineBiasRef[uint16]
+)
+
+// prefetch asks for the n bytes at p in the cache without waiting for
+// them, where the CPU has an instruction for it (a no-op elsewhere).
+var prefetch = func(p unsafe.Pointer, n int) {}
+
+// prefetchAffineBias asks for the bias blocks of rows [r0, r1) of w, before
+// the tile kernels run over their weights: a decode step reads each bias
+// block once, cold, in a burst too short for the hardware prefetcher.
+func prefetchAffineBias(w *Matrix, r0, r1 int) {
+	groups := w.Cols / w.GroupSize
+	i0, n := r0*groups, ((r1+biasRows-1)/biasRows*biasRows-r0)*groups
+	if w.affineBias16 != nil {
+		prefetch(unsafe.Pointer(&w.affineBias16[i0]), 2*n)
+		return
+	}
+	prefetch(unsafe.Pointer(&w.affineBias[i0]), 4*n)
+}
 
 // groupSums sets out[g] to the sum of the gsize values of group g of x (the
 // activations' side of the bias term); assembly replaces it where the CPU
@@ -37,43 +63,63 @@ func groupSumsRef(x []float32, gsize int, out []float32) {
 	}
 }
 
-// affineBiasRef is the plain Go affineBiasKern.
-func affineBiasRef(b, xsum []float32, nblk int, out []float32) {
+// affineBiasRef is the plain Go bias kernel.
+func affineBiasRef[T float32 | uint16](b []T, xsum []float32, nblk int, out []float32) {
 	groups := len(xsum)
 	for k := range nblk {
 		o := out[k*biasRows : (k+1)*biasRows]
 		blk := b[k*groups*biasRows : (k+1)*groups*biasRows]
 		for g, x := range xsum {
 			for l := range o {
-				o[l] += x * blk[g*biasRows+l]
+				o[l] += x * biasValue(blk[g*biasRows+l])
 			}
 		}
 	}
 }
 
+// biasValue returns a stored bias as a float32.
+func biasValue[T float32 | uint16](v T) float32 {
+	switch v := any(v).(type) {
+	case uint16:
+		return f16ToF32(v)
+	case float32:
+		return v
+	}
+	return 0
+}
+
 // addAffineBias adds the bias term to the outputs of rows [r0, r1) of a
-// repacked MLX matrix (r0 a multiple of biasRows) for every activation
-// row. Rows past the last whole block go through the same kernel in the
-// scratch tile, so every output gets the same operations in the same
-// order whichever chunk holds it.
+// repacked MLX matrix (r0 a multiple of biasRows) for every activation row.
 func (p *Pool) addAffineBias(s *workerScratch, pt *mmPart, r0, r1 int) {
+	if pt.w.affineBias16 != nil {
+		addBias(p, s, pt, r0, r1, pt.w.affineBias16, affineBias16Kern)
+		return
+	}
+	addBias(p, s, pt, r0, r1, pt.w.affineBias, affineBiasKern)
+}
+
+// addBias is addAffineBias with the biases b and their kernel. Rows past
+// the last whole block go through the same kernel in the scratch tile, so
+// every output gets the same operations in the same order whichever chunk
+// holds it.
+func addBias[T float32 | uint16](p *Pool, s *workerScratch, pt *mmPart, r0, r1 int, all []T, kern biasKernel[T]) {
 	j := &p.mm
 	w := pt.w
 	groups := w.Cols / w.GroupSize
 	nblk := (r1 - r0) / biasRows
 	n8 := r0 + nblk*biasRows
-	b := w.affineBias[r0*groups : (r1+biasRows-1)/biasRows*biasRows*groups]
+	b := all[r0*groups : (r1+biasRows-1)/biasRows*biasRows*groups]
 	for i := range j.n {
 		out := pt.out[i*w.Rows:]
 		xs := j.xsum[i*groups : (i+1)*groups]
 		if nblk > 0 {
-			affineBiasKern(b, xs, nblk, out[r0:n8])
+			kern(b, xs, nblk, out[r0:n8])
 		}
 		if n8 < r1 {
 			to := s.tile[:biasRows]
 			clear(to)
 			copy(to, out[n8:r1])
-			affineBiasKern(b[nblk*groups*biasRows:], xs, 1, to)
+			kern(b[nblk*groups*biasRows:], xs, 1, to)
 			copy(out[n8:r1], to)
 		}
 	}

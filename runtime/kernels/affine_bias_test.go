@@ -16,11 +16,24 @@ func TestAffineBiasKernels(t *testing.T) {
 		for _, nblk := range []int{1, 3, 4, 9} {
 			t.Run(fmt.Sprintf("groups=%d/blocks=%d", groups, nblk), func(t *testing.T) {
 				b, xs := randFloats(rng, nblk*groups*biasRows, 1), randFloats(rng, groups, 4)
-				got, want := randFloats(rng, nblk*biasRows+1, 1), make([]float32, nblk*biasRows+1)
-				copy(want, got)
-				affineBiasKern(b, xs, nblk, got)
-				affineBiasRef(b, xs, nblk, want)
-				checkClose(t, got, want, 1e-5*float64(groups))
+				b16 := make([]uint16, len(b))
+				for i, v := range b {
+					b16[i] = f32ToF16(v)
+				}
+				out := randFloats(rng, nblk*biasRows+1, 1)
+				got, want := make([]float32, len(out)), make([]float32, len(out))
+				for _, half := range []bool{false, true} {
+					copy(got, out)
+					copy(want, out)
+					if half {
+						affineBias16Kern(b16, xs, nblk, got)
+						affineBiasRef(b16, xs, nblk, want)
+					} else {
+						affineBiasKern(b, xs, nblk, got)
+						affineBiasRef(b, xs, nblk, want)
+					}
+					checkClose(t, got, want, 1e-5*float64(groups))
+				}
 			})
 		}
 	}

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"encoding/binary"
+	"math"
 	"sync/atomic"
 )
 
@@ -11,14 +12,22 @@ import (
 //	Σ w·x = Σ_32-blocks s·Σ(q−8)·x  +  Σ_groups (b + 8s)·Σx
 //
 // The first sum is a Q4_0 matrix with the MLX nibbles and d = s (exact when
-// every scale is an fp16 value, as a BF16 or F16 scale of normal size is);
-// the second is a short dot product per row with the group sums of the
-// activations, in float32 (affineBias, in blocks of biasRows rows laid
-// out group by group, affine_bias.go). The activations are quantized to 8
-// bits, as for Q4_0, and this is the default, as for every GGUF format:
-// 3–4x faster than the float kernels, within the bounds of llama.cpp's
-// Q4_0 rather than within 1e-3 of MLX's own float results.
-// SetAffineInt8(false) keeps the exact float kernels.
+// every scale is an fp16 value, as a BF16 or F16 scale of normal size is),
+// with 8-bit activations; the second is a short dot product per row with
+// the exact group sums of the activations, in float32 (affine_bias.go).
+// The bias b + 8s of each group is kept in fp16 (affineBias16, two bytes
+// to read per group), rounded: its relative error, at most 2^-11, is a
+// quarter of the precision of the BF16 bias b itself, and far below that of
+// the 8-bit activations; when a value is out of the fp16 range they are
+// all kept in float32 (affineBias). Centring the nibbles on 8 matters: the
+// activations' quantization errors then meet s·(q−8), not s·q (with
+// uncentred nibbles the fixture's logprobs moved four times further from
+// the exact ones).
+//
+// The activations are quantized to 8 bits, as for Q4_0, and this is the
+// default, as for every GGUF format: 3–4x faster than the float kernels,
+// within the bounds of llama.cpp's Q4_0 rather than within 1e-3 of MLX's
+// own float results. SetAffineInt8(false) keeps the exact float kernels.
 
 // affineInt8Off turns the integer path off (the zero value is on).
 var affineInt8Off atomic.Bool
@@ -57,15 +66,39 @@ func (m *Matrix) packAffine() {
 		}
 	}
 	q.pack()
-	m.affineBias = make([]float32, (m.Rows+biasRows-1)/biasRows*biasRows*groups)
+	m.packBias(d)
+	m.packed, m.layout = q.packed, Q4_0
+}
+
+// packBias lays out the bias b + 8s of every group of m (d holds the
+// scales s in fp16) for the bias kernels: in fp16, or in float32 when one
+// is out of the fp16 range.
+func (m *Matrix) packBias(d []uint16) {
+	groups := m.Cols / m.GroupSize
+	size := (m.Rows + biasRows - 1) / biasRows * biasRows * groups
+	b := make([]float32, size)
+	fits := true
 	for r := range m.Rows {
 		for g := range groups {
 			i := r*groups + g
-			m.affineBias[biasIndex(r, g, groups)] = m.affineParam(m.Biases, i) + 8*f16ToF32(d[i])
+			v := m.affineParam(m.Biases, i) + 8*f16ToF32(d[i])
+			b[biasIndex(r, g, groups)] = v
+			fits = fits && !math.IsInf(float64(f16ToF32(f32ToF16(v))), 0)
 		}
 	}
-	m.packed, m.layout = q.packed, Q4_0
+	if !fits {
+		m.affineBias = b
+		return
+	}
+	m.affineBias16 = make([]uint16, size)
+	for i, v := range b {
+		m.affineBias16[i] = f32ToF16(v)
+	}
 }
+
+// affinePacked reports whether m is an MLX matrix repacked for the Q4_0
+// tile kernels.
+func (m *Matrix) affinePacked() bool { return m.affineBias != nil || m.affineBias16 != nil }
 
 // affineBlock writes the 32 nibbles of an MLX block (value i in byte i/2,
 // low nibble first) in the order of a Q4_0 block (byte j holds values j and

@@ -18,12 +18,14 @@ func TestAffineRepack(t *testing.T) {
 		name       string
 		rows, gs   int
 		tinyScale  bool
+		hugeBias   bool // a bias beyond the fp16 range: float32 biases
 		wantPacked bool
 	}{
-		{"group 64", 37, 64, false, true},
-		{"group 32", 13, 32, false, true},
-		{"group 128", 70, 128, false, true},
-		{"inexact scale", 9, 64, true, false},
+		{"group 64", 37, 64, false, false, true},
+		{"group 32", 13, 32, false, false, true},
+		{"group 128", 70, 128, false, false, true},
+		{"float32 biases", 21, 64, false, true, true},
+		{"inexact scale", 9, 64, true, false, false},
 	}
 	rng := newRand(21)
 	withAffineInt8(t, true)
@@ -35,12 +37,18 @@ func TestAffineRepack(t *testing.T) {
 				if tt.tinyScale {
 					binary.LittleEndian.PutUint16(m.Scales[len(m.Scales)-2:], tiny)
 				}
+				if tt.hugeBias {
+					binary.LittleEndian.PutUint16(m.Biases[2:], f32ToBF16(1e5))
+				}
 				w, err := NewMatrix(m)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if hasTiles := fastImpls.gemm[Q4_0].one != nil; (w.packed != nil) != (tt.wantPacked && hasTiles) {
 					t.Fatalf("packed = %v, want %v (tile kernels: %v)", w.packed != nil, tt.wantPacked, hasTiles)
+				}
+				if w.packed != nil && (w.affineBias != nil) != tt.hugeBias {
+					t.Fatalf("float32 biases = %v, want %v", w.affineBias != nil, tt.hugeBias)
 				}
 				x := randFloats(rng, n*cols, 1)
 				out := make([]float32, n*tt.rows)

@@ -2,7 +2,11 @@
 
 package kernels
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 //go:noescape
 func affineBiasAVX2(b, xsum *float32, groups, nblk int, out *float32)
@@ -20,20 +24,30 @@ func groupSumsFast(x []float32, gsize int, out []float32) {
 	groupSumsAVX2(&x[0], len(out), gsize, &out[0])
 }
 
-// affineBiasFMA wraps affineBiasAVX2 with the bounds checks.
-func affineBiasFMA(b, xsum []float32, nblk int, out []float32) {
-	groups := len(xsum)
-	if nblk <= 0 || groups == 0 {
-		return
+//go:noescape
+func prefetchT1(p unsafe.Pointer, n int)
+
+//go:noescape
+func affineBias16AVX2(b *uint16, xsum *float32, groups, nblk int, out *float32)
+
+// biasFMA wraps a bias kernel in assembly with the bounds checks.
+func biasFMA[T float32 | uint16](kern func(b *T, xsum *float32, groups, nblk int, out *float32)) biasKernel[T] {
+	return func(b []T, xsum []float32, nblk int, out []float32) {
+		groups := len(xsum)
+		if nblk <= 0 || groups == 0 {
+			return
+		}
+		_, _ = b[nblk*groups*biasRows-1], out[nblk*biasRows-1]
+		kern(&b[0], &xsum[0], groups, nblk, &out[0])
 	}
-	_, _ = b[nblk*groups*biasRows-1], out[nblk*biasRows-1]
-	affineBiasAVX2(&b[0], &xsum[0], groups, nblk, &out[0])
 }
 
 func init() {
-	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		affineBiasKern = affineBiasFMA
+	if hasAVX2 {
+		affineBiasKern = biasFMA(affineBiasAVX2)
+		affineBias16Kern = biasFMA(affineBias16AVX2)
 	}
+	prefetch = prefetchT1
 	if cpu.X86.HasAVX {
 		groupSums = groupSumsFast
 	}

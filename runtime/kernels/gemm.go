@@ -31,6 +31,9 @@ func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 	w := pt.w
 	g := j.k.gemm[w.layout]
 	np, gb := pairs(w.Cols), w.groupBytes()
+	if w.affinePacked() {
+		prefetchAffineBias(w, r0, r1)
+	}
 	for i := 0; i < j.n; {
 		m, kern := 1, g.one
 		if g.four != nil && j.n-i >= 4 {
@@ -50,7 +53,7 @@ func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 		}
 		i += m
 	}
-	if w.affineBias != nil {
+	if w.affinePacked() {
 		p.addAffineBias(s, pt, r0, r1)
 	}
 }

@@ -86,7 +86,7 @@ func (p *Pool) MatMuls(ws []*Matrix, x []float32, n int, outs [][]float32) {
 		if pt.packed {
 			pt.rows = (pt.rows + groupRows - 1) / groupRows * groupRows
 		}
-		if pt.packed && w.affineBias != nil {
+		if pt.packed && w.affinePacked() {
 			pt.rows = (pt.rows + biasRows - 1) / biasRows * biasRows
 		}
 		chunks += (w.Rows + pt.rows - 1) / pt.rows
