@@ -55,19 +55,31 @@ func (m *Matrix) packAffine() {
 			return
 		}
 	}
-	q := Matrix{Type: Q4_0, layout: Q4_0, Rows: m.Rows, Cols: m.Cols, Data: make([]byte, m.Rows*m.Cols/qk*q4_0)}
-	bpg := m.GroupSize / qk // Q4_0 blocks per group
+	m.layout = Q4_0 // for groupBytes
+	m.packed = make([]byte, (m.Rows+groupRows-1)/groupRows*m.groupBytes())
+	m.packNibbles(d)
+	m.packBias(d)
+}
+
+// packNibbles writes the nibbles of m and the fp16 scales d of its groups
+// into m.packed in the layout of packed Q4_0 (pack.go), straight from the
+// MLX rows: no Q4_0 copy of the whole matrix on the way (the heap would
+// hold both at once, the size of the weights twice).
+func (m *Matrix) packNibbles(d []uint16) {
+	groups, bpg := m.Cols/m.GroupSize, m.GroupSize/qk // Q4_0 blocks per group
+	gb, rb := m.groupBytes(), packRowBytes(Q4_0)
+	pb := pairScale + groupRows*rb
+	nb := m.Cols / qk
 	for r := range m.Rows {
+		g, gr := r/groupRows, r%groupRows
 		row := m.rowData(r)
-		for b := range m.Cols / qk {
-			blk := q.Data[(r*m.Cols/qk+b)*q4_0:]
-			binary.LittleEndian.PutUint16(blk, d[r*groups+b/bpg])
-			affineBlock(blk[2:q4_0], row[b*qk/2:(b+1)*qk/2])
+		for b := range nb {
+			p, h := b/2, b%2
+			dst := m.packed[g*gb+p*pb:]
+			binary.LittleEndian.PutUint16(dst[4*gr+2*h:], d[r*groups+b/bpg])
+			affineBlock(dst[pairScale+gr*rb+16*h:pairScale+gr*rb+16*h+16], row[b*qk/2:(b+1)*qk/2])
 		}
 	}
-	q.pack()
-	m.packBias(d)
-	m.packed, m.layout = q.packed, Q4_0
 }
 
 // packBias lays out the bias b + 8s of every group of m (d holds the
