@@ -41,70 +41,79 @@ func SetAffineInt8(on bool) { affineInt8Off.Store(!on) }
 
 // packAffine repacks a 4-bit MLX matrix for the Q4_0 tile kernels when this
 // CPU has them and every scale is exact in fp16; otherwise m keeps the
-// float kernels.
+// float kernels. It allocates only what it keeps: short-lived copies the
+// size of the scales would stay on the heap until the next collection,
+// which comes late while the model's packed weights grow it.
 func (m *Matrix) packAffine() {
 	if m.Bits != 4 || m.GroupSize%qk != 0 || fastImpls.gemm[Q4_0].one == nil {
 		return
 	}
-	groups := m.Cols / m.GroupSize
-	n := m.Rows * groups
-	d := make([]uint16, n)
-	for i := range n {
-		s := m.affineParam(m.Scales, i)
-		if d[i] = f32ToF16(s); f16ToF32(d[i]) != s {
+	for i := range m.Rows * (m.Cols / m.GroupSize) {
+		if s := m.affineParam(m.Scales, i); f16ToF32(f32ToF16(s)) != s {
 			return
 		}
 	}
 	m.layout = Q4_0 // for groupBytes
 	m.packed = make([]byte, (m.Rows+groupRows-1)/groupRows*m.groupBytes())
-	m.packNibbles(d)
-	m.packBias(d)
+	m.packNibbles()
+	m.packBias()
 }
 
-// packNibbles writes the nibbles of m and the fp16 scales d of its groups
+// packNibbles writes the nibbles of m and the scales of its groups in fp16
 // into m.packed in the layout of packed Q4_0 (pack.go), straight from the
-// MLX rows: no Q4_0 copy of the whole matrix on the way (the heap would
-// hold both at once, the size of the weights twice).
-func (m *Matrix) packNibbles(d []uint16) {
+// MLX rows: no Q4_0 copy of the whole matrix on the way.
+func (m *Matrix) packNibbles() {
 	groups, bpg := m.Cols/m.GroupSize, m.GroupSize/qk // Q4_0 blocks per group
 	gb, rb := m.groupBytes(), packRowBytes(Q4_0)
 	pb := pairScale + groupRows*rb
-	nb := m.Cols / qk
 	for r := range m.Rows {
 		g, gr := r/groupRows, r%groupRows
 		row := m.rowData(r)
-		for b := range nb {
+		var d uint16
+		for b := range m.Cols / qk {
+			if b%bpg == 0 {
+				d = f32ToF16(m.affineParam(m.Scales, r*groups+b/bpg))
+			}
 			p, h := b/2, b%2
 			dst := m.packed[g*gb+p*pb:]
-			binary.LittleEndian.PutUint16(dst[4*gr+2*h:], d[r*groups+b/bpg])
+			binary.LittleEndian.PutUint16(dst[4*gr+2*h:], d)
 			affineBlock(dst[pairScale+gr*rb+16*h:pairScale+gr*rb+16*h+16], row[b*qk/2:(b+1)*qk/2])
 		}
 	}
 }
 
-// packBias lays out the bias b + 8s of every group of m (d holds the
-// scales s in fp16) for the bias kernels: in fp16, or in float32 when one
-// is out of the fp16 range.
-func (m *Matrix) packBias(d []uint16) {
+// packBias lays out the bias b + 8s of every group of m for the bias
+// kernels: in fp16, or in float32 when one is out of the fp16 range.
+func (m *Matrix) packBias() {
 	groups := m.Cols / m.GroupSize
 	size := (m.Rows + biasRows - 1) / biasRows * biasRows * groups
-	b := make([]float32, size)
-	fits := true
+	b16 := make([]uint16, size)
 	for r := range m.Rows {
 		for g := range groups {
-			i := r*groups + g
-			v := m.affineParam(m.Biases, i) + 8*f16ToF32(d[i])
-			b[biasIndex(r, g, groups)] = v
-			fits = fits && !math.IsInf(float64(f16ToF32(f32ToF16(v))), 0)
+			h := f32ToF16(m.groupBias(r*groups + g))
+			if math.IsInf(float64(f16ToF32(h)), 0) {
+				m.packBias32()
+				return
+			}
+			b16[biasIndex(r, g, groups)] = h
 		}
 	}
-	if !fits {
-		m.affineBias = b
-		return
-	}
-	m.affineBias16 = make([]uint16, size)
-	for i, v := range b {
-		m.affineBias16[i] = f32ToF16(v)
+	m.affineBias16 = b16
+}
+
+// groupBias returns b + 8s of group i (counted over the whole matrix).
+func (m *Matrix) groupBias(i int) float32 {
+	return m.affineParam(m.Biases, i) + 8*m.affineParam(m.Scales, i)
+}
+
+// packBias32 is packBias in float32.
+func (m *Matrix) packBias32() {
+	groups := m.Cols / m.GroupSize
+	m.affineBias = make([]float32, (m.Rows+biasRows-1)/biasRows*biasRows*groups)
+	for r := range m.Rows {
+		for g := range groups {
+			m.affineBias[biasIndex(r, g, groups)] = m.groupBias(r*groups + g)
+		}
 	}
 }
 
