@@ -1,5 +1,11 @@
 package kernels
 
+import (
+	"encoding/binary"
+	"runtime"
+	"sync"
+)
+
 // The packed layout of Q4_0 and Q8_0 weights, made once by NewMatrix when
 // the CPU has tile kernels for it (see gemm.go). Rows go in groups of four
 // (the last group padded with zero rows), blocks in pairs (the last pair
@@ -47,46 +53,74 @@ func (m *Matrix) groupBytes() int {
 	return pairs(m.Cols) * (pairScale + groupRows*packRowBytes(m.layout))
 }
 
-// pack builds m.packed from m.Data.
+// pack builds m.packed from m.Data, in the layout of m.layout (Q4_0 or
+// Q8_0; Q5_0 data is converted to Q8_0 block by block on the way), the
+// groups split across the cores.
 func (m *Matrix) pack() {
-	if kGroupBytes(m.Type) > 0 {
+	if kGroupBytes(m.layout) > 0 {
 		m.packK()
 		return
 	}
+	m.packed = allocPacked((m.Rows + groupRows - 1) / groupRows * m.groupBytes())
+	m.packParallel(m.packGroups)
+}
+
+// packParallel runs fill over the packed groups of m, split into ranges
+// across the cores (one range for a small matrix): a model's largest
+// matrices would otherwise be the long pole of its load time.
+func (m *Matrix) packParallel(fill func(g0, g1 int)) {
 	groups := (m.Rows + groupRows - 1) / groupRows
-	gb, rb := m.groupBytes(), packRowBytes(m.Type)
-	m.packed = make([]byte, groups*gb)
-	np := pairs(m.Cols)
+	parts := min(runtime.GOMAXPROCS(0), max(1, m.Rows*m.Cols/(1<<20)))
+	if parts == 1 {
+		fill(0, groups)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range parts {
+		wg.Go(func() { fill(groups*i/parts, groups*(i+1)/parts) })
+	}
+	wg.Wait()
+}
+
+// packGroups packs the rows of groups [g0, g1) of a Q4_0 or Q8_0 layout.
+// Each row is read once, front to back, and written into its group, which
+// stays in the cache while its four rows are placed.
+func (m *Matrix) packGroups(g0, g1 int) {
+	gb, rb := m.groupBytes(), packRowBytes(m.layout)
 	pb := pairScale + groupRows*rb
 	wb := m.Type.blockBytes()
 	nb := m.Cols / qk
-	for r := range m.Rows {
-		g, gr := r/groupRows, r%groupRows
+	var q8 [q8_0]byte
+	for r := g0 * groupRows; r < min(g1*groupRows, m.Rows); r++ {
+		gr := r % groupRows
 		row := m.rowData(r)
-		for p := range np {
-			dst := m.packed[g*gb+p*pb:]
-			for h := range 2 {
-				b := 2*p + h
-				if b >= nb {
-					break
-				}
-				blk := row[b*wb : (b+1)*wb]
-				dst[4*gr+2*h], dst[4*gr+2*h+1] = blk[0], blk[1]
-				packBlock(m.Type, blk[2:], dst[pairScale+gr*rb:], h)
+		grp := m.packed[r/groupRows*gb:][:gb]
+		for b := range nb {
+			blk := row[b*wb:][:wb]
+			if m.Type == Q5_0 {
+				q5BlockToQ8(q8[:], blk)
+				blk = q8[:]
 			}
+			h := b & 1
+			dst := grp[b>>1*pb:][:pb]
+			dst[4*gr+2*h], dst[4*gr+2*h+1] = blk[0], blk[1]
+			packBlock(m.layout, blk[2:], dst[pairScale+gr*rb:][:rb], h)
 		}
 	}
 }
 
 // packBlock places the values of one block (qs, without its scale) as
-// block h (0 = A, 1 = B) of a packed pair at dst.
+// block h (0 = A, 1 = B) of a packed pair's row at dst.
 func packBlock(t DType, qs, dst []byte, h int) {
 	if t == Q4_0 {
 		copy(dst[16*h:16*h+16], qs[:16])
 		return
 	}
-	for j := range 16 {
-		dst[16*h+j] = qs[j] ^ 0x80
-		dst[32+16*h+j] = qs[16+j] ^ 0x80
-	}
+	const flip = 0x8080808080808080 // +128 on every byte
+	le := binary.LittleEndian
+	qs, lo, hi := qs[:32], dst[16*h:][:16], dst[32+16*h:][:16]
+	le.PutUint64(lo, le.Uint64(qs)^flip)
+	le.PutUint64(lo[8:], le.Uint64(qs[8:])^flip)
+	le.PutUint64(hi, le.Uint64(qs[16:])^flip)
+	le.PutUint64(hi[8:], le.Uint64(qs[24:])^flip)
 }

@@ -3,8 +3,6 @@ package kernels
 import (
 	"encoding/binary"
 	"math"
-	"runtime"
-	"sync"
 )
 
 // The packed layout of Q4_K and Q6_K weights for the K-quant tile kernels,
@@ -80,17 +78,10 @@ func packedAct(t DType) actKind {
 }
 
 // packK builds m.packed from m.Data for Q4_K and Q6_K, the groups split
-// across the cores: large matrices take a noticeable share of a model's
-// load time.
+// across the cores.
 func (m *Matrix) packK() {
-	groups := (m.Rows + groupRows - 1) / groupRows
-	m.packed = make([]byte, groups*m.groupBytes())
-	parts := min(runtime.GOMAXPROCS(0), max(1, m.Rows*m.Cols/(1<<20)))
-	var wg sync.WaitGroup
-	for i := range parts {
-		wg.Go(func() { m.packKGroups(groups*i/parts, groups*(i+1)/parts) })
-	}
-	wg.Wait()
+	m.packed = allocPacked((m.Rows + groupRows - 1) / groupRows * m.groupBytes())
+	m.packParallel(m.packKGroups)
 }
 
 // packKGroups packs the rows of groups [g0, g1).

@@ -9,21 +9,14 @@ package kernels
 // store many tensors of models with 576 or 960 columns as Q5_0).
 
 // packQ5_0 builds m's packed copy in the Q8_0 layout when this CPU has the
-// Q8_0 tile kernels; otherwise m keeps the Q5_0 kernels.
+// Q8_0 tile kernels, converting each block as it is placed; otherwise m
+// keeps the Q5_0 kernels.
 func (m *Matrix) packQ5_0() {
 	if fastImpls.gemm[Q8_0].one == nil {
 		return
 	}
-	nb := m.Cols / qk
-	q := Matrix{Type: Q8_0, layout: Q8_0, Rows: m.Rows, Cols: m.Cols, Data: make([]byte, m.Rows*nb*q8_0)}
-	for r := range m.Rows {
-		row := m.rowData(r)
-		for b := range nb {
-			q5BlockToQ8(q.Data[(r*nb+b)*q8_0:(r*nb+b+1)*q8_0], row[b*q5_0:(b+1)*q5_0])
-		}
-	}
-	q.pack()
-	m.packed, m.layout = q.packed, Q8_0
+	m.layout = Q8_0
+	m.pack()
 }
 
 // q5BlockToQ8 writes the Q8_0 form of a Q5_0 block: the scale, then value
