@@ -11,15 +11,19 @@ import (
 // own packed copy of the weights, the file's pages of them are given back to
 // the system (mmap.Release): matmuls no longer read them, so keeping them
 // resident would count the weights twice. They stay readable (Row, the
-// reference kernels) and come back from the file if read.
+// reference kernels) and come back from the file if read. A packed MLX
+// matrix holds its own copy of the group scales and biases too, so their
+// pages go back as well.
 func newMatrix(m kernels.Matrix, where, name string) (*kernels.Matrix, error) {
 	out, err := kernels.NewMatrix(m)
 	if err != nil {
 		return nil, fmt.Errorf("%s: tensor %s: %w", where, name, err)
 	}
 	if out.Packed() {
-		if _, err := mmap.Release(m.Data); err != nil {
-			return nil, fmt.Errorf("%s: tensor %s: %w", where, name, err)
+		for _, b := range [][]byte{m.Data, m.Scales, m.Biases} {
+			if _, err := mmap.Release(b); err != nil {
+				return nil, fmt.Errorf("%s: tensor %s: %w", where, name, err)
+			}
 		}
 	}
 	return out, nil

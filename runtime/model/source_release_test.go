@@ -4,8 +4,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mlxrun/mlx/models/config"
 	"github.com/mlxrun/mlx/models/fixture"
 	"github.com/mlxrun/mlx/models/gguf"
+	"github.com/mlxrun/mlx/models/safetensors"
 	"github.com/mlxrun/mlx/runtime/kernels"
 )
 
@@ -51,5 +53,48 @@ func compareRows(t *testing.T, name string, got, want *kernels.Matrix) {
 		if !slices.Equal(a, b) {
 			t.Fatalf("%s row %d differs from a copy on the heap", name, r)
 		}
+	}
+}
+
+// TestMLXMatrixAfterRelease checks the same for a packed MLX matrix, whose
+// scales and biases the source gives back as well as its words.
+func TestMLXMatrixAfterRelease(t *testing.T) {
+	dir := fixture.Path(t, "models", "llama-tiny-mlx-4bit")
+	cfg, err := config.FromHFDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := safetensors.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	src := SafetensorsSource{M: m, Dir: dir, Quant: cfg.Quantization}
+	for _, name := range []string{"model.embed_tokens", "model.layers.0.mlp.down_proj"} {
+		w, ok := m.Tensor(name + ".weight")
+		if !ok {
+			t.Fatalf("%s has no %s.weight", dir, name)
+		}
+		rows, cols := w.Shape[0], w.Shape[1]*32/cfg.Quantization.Bits
+		got, err := src.Matrix(name+".weight", rows, cols)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Packed() {
+			t.Skipf("%s: the kernels of this CPU do not pack MLX matrices, so nothing is released", name)
+		}
+		want := kernels.Matrix{Type: kernels.MLXAffine, Rows: rows, Cols: cols, Bits: got.Bits, GroupSize: got.GroupSize, ScaleType: got.ScaleType, Data: slices.Clone(w.Data)}
+		for suffix, dst := range map[string]*[]byte{".scales": &want.Scales, ".biases": &want.Biases} {
+			p, ok := m.Tensor(name + suffix)
+			if !ok {
+				t.Fatalf("%s has no %s%s", dir, name, suffix)
+			}
+			*dst = slices.Clone(p.Data)
+		}
+		heap, err := kernels.NewMatrix(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareRows(t, name, got, heap)
 	}
 }
