@@ -46,6 +46,9 @@ type impls struct {
 	// gemm holds, per weight format, the tile kernels of packed weights
 	// (none in the reference set).
 	gemm [MLXAffine + 1]gemmSet
+	// half holds the tile kernels of F16 and BF16 weights (f16gemm.go);
+	// zero in the reference set.
+	half [2]halfSet
 }
 
 var (

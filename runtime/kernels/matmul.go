@@ -199,6 +199,9 @@ func (p *Pool) matmulChunk(s *workerScratch, c int) {
 		}
 		return
 	}
+	if p.halfChunk(s, pt, r0, r1) {
+		return
+	}
 	for r := r0; r < r1; r++ {
 		p.floatRow(s, pt, r)
 	}

@@ -1,0 +1,93 @@
+package kernels
+
+// Tile matmuls of F16 and BF16 weights with float32 activations, for more
+// than one activation row (prefill, batched decode). The weights stay as
+// stored (no repacked copy): a kernel reads four consecutive weight rows,
+// converts each vector of them once, and multiplies it into several
+// activation rows, keeping one vector of sums per (row, activation row) in
+// registers for the whole row. One activation row (decode) keeps the dot
+// product kernels of floatRow.
+
+// halfKernel computes out[c*ostride+t] = Σ_k W[t][k]·x[c*cols+k] for the
+// four weight rows t at w (wstride values apart) and the activation rows c
+// of its tile at x, over cols values (a multiple of its step).
+type halfKernel func(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
+
+// halfSet is the tile kernels of one half-precision weight format for one
+// instruction set; the zero value means none.
+type halfSet struct {
+	tile halfKernel // four weight rows × m activation rows
+	m    int
+	one  halfKernel // four weight rows × one activation row
+	step int        // Cols must be a multiple of step
+}
+
+// halfRows is the weight rows of a tile kernel.
+const halfRows = 4
+
+// halfBlock is the activation rows a chunk meets per pass over its weight
+// rows: 32 rows of a 1536-column layer are 192 KiB of activations, which
+// stay in L2 while each group of four weight rows stays in L1.
+const halfBlock = 32
+
+// halfKernels returns the tile kernels of weight type t, or nil.
+func (k *impls) halfKernels(t DType) *halfSet {
+	var hs *halfSet
+	switch t {
+	case F16:
+		hs = &k.half[0]
+	case BF16:
+		hs = &k.half[1]
+	default:
+		return nil
+	}
+	if hs.one == nil {
+		return nil
+	}
+	return hs
+}
+
+// halfChunk computes output rows [r0, r1) of an F16 or BF16 matrix for
+// every activation row with the tile kernels, and reports false (having
+// done nothing) when they do not apply: one activation row, no kernels for
+// this CPU, or columns that are not a multiple of their step.
+func (p *Pool) halfChunk(s *workerScratch, pt *mmPart, r0, r1 int) bool {
+	j := &p.mm
+	w := pt.w
+	hs := j.k.halfKernels(w.Type)
+	if j.n < 2 || hs == nil || w.Cols%hs.step != 0 {
+		return false
+	}
+	cols := w.Cols
+	wd := asU16(w.Data)
+	for i0 := 0; i0 < j.n; i0 += halfBlock {
+		i1 := min(i0+halfBlock, j.n)
+		for r := r0; r < r1; r += halfRows {
+			if r+halfRows <= r1 {
+				halfTiles(hs, &wd[r*cols], cols, j.x, i0, i1, cols, pt.out[r:], w.Rows)
+				continue
+			}
+			// The last rows of the chunk: the kernel reads row r four
+			// times (stride 0) and each row of the rest is one of those.
+			for ; r < r1; r++ {
+				for i := i0; i < i1; i++ {
+					hs.one(&wd[r*cols], 0, &j.x[i*cols], cols, &s.tile[0], 1)
+					pt.out[i*w.Rows+r] = s.tile[0]
+				}
+			}
+		}
+	}
+	return true
+}
+
+// halfTiles runs the kernels of hs over four weight rows at w (wstride
+// values apart) and activation rows [i0, i1) of x, writing out[i*ostride+t].
+func halfTiles(hs *halfSet, w *uint16, wstride int, x []float32, i0, i1, cols int, out []float32, ostride int) {
+	i := i0
+	for ; i+hs.m <= i1; i += hs.m {
+		hs.tile(w, wstride, &x[i*cols], cols, &out[i*ostride], ostride)
+	}
+	for ; i < i1; i++ {
+		hs.one(w, wstride, &x[i*cols], cols, &out[i*ostride], ostride)
+	}
+}

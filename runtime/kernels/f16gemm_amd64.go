@@ -1,0 +1,56 @@
+//go:build !noasm
+
+package kernels
+
+import "golang.org/x/sys/cpu"
+
+//go:noescape
+func halfGemm4F16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
+
+//go:noescape
+func halfGemm1F16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
+
+//go:noescape
+func halfGemm4BF16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
+
+//go:noescape
+func halfGemm1BF16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
+
+//go:noescape
+func halfGemm2F16AVX2(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
+
+//go:noescape
+func halfGemm1F16AVX2(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
+
+//go:noescape
+func halfGemm2BF16AVX2(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
+
+//go:noescape
+func halfGemm1BF16AVX2(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
+
+// hasAVX512F reports whether this CPU runs the 512-bit half tile kernels.
+var hasAVX512F = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && hasAVX2
+
+// Half tile kernel sets (F16, BF16) per instruction set.
+var (
+	halfAVX2 = [2]halfSet{
+		{tile: halfGemm2F16AVX2, m: 2, one: halfGemm1F16AVX2, step: 8},
+		{tile: halfGemm2BF16AVX2, m: 2, one: halfGemm1BF16AVX2, step: 8},
+	}
+	halfAVX512 = [2]halfSet{
+		{tile: halfGemm4F16AVX512, m: 4, one: halfGemm1F16AVX512, step: 16},
+		{tile: halfGemm4BF16AVX512, m: 4, one: halfGemm1BF16AVX512, step: 16},
+	}
+)
+
+func init() { initHalf(&fastImpls) }
+
+// initHalf installs the half tile kernels this CPU runs.
+func initHalf(k *impls) {
+	switch {
+	case hasAVX512F:
+		k.half = halfAVX512
+	case hasAVX2:
+		k.half = halfAVX2
+	}
+}

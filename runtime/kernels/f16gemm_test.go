@@ -1,0 +1,110 @@
+package kernels
+
+import (
+	"fmt"
+	"testing"
+)
+
+// withHalf runs f with the kernels in use but the half tile kernels of
+// sets (F16, BF16).
+func withHalf(t *testing.T, sets [2]halfSet, f func()) {
+	t.Helper()
+	k := fastImpls
+	k.half = sets
+	current.Store(&k)
+	defer current.Store(&fastImpls)
+	f()
+}
+
+func TestHalfGemmAgainstFloat(t *testing.T) {
+	rng := newRand(16)
+	shapes := []struct{ rows, cols int }{{1, 16}, {5, 16}, {7, 48}, {37, 96}, {70, 64}, {9, 8}, {13, 24}, {6, 20}}
+	for name, sets := range halfTestSets() {
+		for _, typ := range []DType{F16, BF16} {
+			for _, sh := range shapes {
+				w := randomMatrix(t, rng, typ, sh.rows, sh.cols)
+				wf := dequantMatrix(w)
+				for _, n := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 17, 40} {
+					t.Run(fmt.Sprintf("%s/%v/%dx%d/n=%d", name, typ, sh.rows, sh.cols, n), func(t *testing.T) {
+						x := randFloats(rng, n*sh.cols, 1)
+						var outs [2][]float32
+						withHalf(t, sets, func() {
+							for i, threads := range []int{1, 3} {
+								outs[i] = make([]float32, n*sh.rows+1)
+								outs[i][n*sh.rows] = 12345
+								p := NewPool(threads)
+								p.MatMul(w, x, n, outs[i])
+								p.Close()
+								if outs[i][n*sh.rows] != 12345 {
+									t.Fatal("MatMul wrote past n*Rows")
+								}
+							}
+						})
+						checkMatMul(t, w, wf, x, n, outs[0], matmulBound(typ))
+						for k := range outs[0] {
+							if outs[0][k] != outs[1][k] {
+								t.Fatalf("out[%d] = %v with 1 thread, %v with 3 (chunks must not change a result)", k, outs[0][k], outs[1][k])
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+func TestHalfGemmTileIndependent(t *testing.T) {
+	rng := newRand(17)
+	const rows, cols = 11, 64
+	for name, sets := range halfTestSets() {
+		for i, typ := range []DType{F16, BF16} {
+			t.Run(fmt.Sprintf("%s/%v", name, typ), func(t *testing.T) {
+				hs := &sets[i]
+				w := randomMatrix(t, rng, typ, rows, cols)
+				wd := asU16(w.Data)
+				x := randFloats(rng, 9*cols, 1)
+				tiled := make([]float32, 9*halfRows)
+				halfTiles(hs, &wd[0], cols, x, 0, 9, cols, tiled, halfRows)
+				single := make([]float32, halfRows)
+				for c := range 9 {
+					hs.one(&wd[0], cols, &x[c*cols], cols, &single[0], 1)
+					for r, v := range single {
+						if got := tiled[c*halfRows+r]; got != v {
+							t.Fatalf("row %d, activation %d: %v in a tile, %v alone", r, c, got, v)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkHalfGemm reports GFLOP/s of one-thread F16/BF16 prefill matmuls
+// with the tile kernels in use (tiles) and without them (rows).
+func BenchmarkHalfGemm(b *testing.B) {
+	rng := newRand(18)
+	for _, typ := range []DType{F16, BF16} {
+		for _, s := range []struct{ rows, cols, n int }{{1536, 576, 128}, {576, 1536, 128}} {
+			w := randomMatrix(b, rng, typ, s.rows, s.cols)
+			x := randFloats(rng, s.n*s.cols, 1)
+			out := make([]float32, s.n*s.rows)
+			for _, mode := range []string{"tiles", "rows"} {
+				b.Run(fmt.Sprintf("%v/%dx%d/n=%d/%s", typ, s.rows, s.cols, s.n, mode), func(b *testing.B) {
+					k := fastImpls
+					if mode == "rows" {
+						k.half = [2]halfSet{}
+					}
+					current.Store(&k)
+					defer current.Store(&fastImpls)
+					p := NewPool(1)
+					defer p.Close()
+					b.ResetTimer()
+					for range b.N {
+						p.MatMul(w, x, s.n, out)
+					}
+					b.ReportMetric(float64(2*s.rows*s.cols*s.n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				})
+			}
+		}
+	}
+}
