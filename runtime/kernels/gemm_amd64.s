@@ -35,15 +35,24 @@ DATA rowidx<>+112(SB)/8, $0x0000000700000007
 DATA rowidx<>+120(SB)/8, $0x0000000700000007
 GLOBL rowidx<>(SB), RODATA|NOPTR, $128
 
+// VPERMPS indices transposing the converted group scales (row r, block A at
+// lane 2r, B at 2r+1) to rows 0–3 of block A, then of block B.
+DATA transidx<>+0(SB)/8, $0x0000000200000000
+DATA transidx<>+8(SB)/8, $0x0000000600000004
+DATA transidx<>+16(SB)/8, $0x0000000300000001
+DATA transidx<>+24(SB)/8, $0x0000000700000005
+GLOBL transidx<>(SB), RODATA|NOPTR, $32
+
 // ---- AVX-512 VNNI (256-bit vectors, 32 registers) ----
 
 // Registers: SI weights, DI activations, CX pairs left, R9 xstride, R10
 // 3*xstride, DX out, R8 ostride in bytes. Y16 the group's scales, Y17/Y18
 // the row's lo/hi weights, Y19 the row's spread scales, Y20/Y21 scratch,
 // Y22–Y25 the corrections of the columns, Y27–Y30 the row indices, Y31 the
-// nibble mask.
+// nibble mask. The four-column kernels use Y26–Y29 for the columns' scale
+// products and Y30 for the scale transposition instead.
 
-#define VNNIPROLOGUE \
+#define VNNIARGS \
 	MOVQ w+0(FP), SI \
 	MOVQ x+8(FP), DI \
 	MOVQ np+16(FP), CX \
@@ -52,12 +61,15 @@ GLOBL rowidx<>(SB), RODATA|NOPTR, $128
 	MOVQ ostride+40(FP), R8 \
 	SHLQ $2, R8 \
 	LEAQ (R9)(R9*2), R10 \
+	MOVL $0x0f0f0f0f, AX \
+	VPBROADCASTD AX, Y31
+
+#define VNNIPROLOGUE \
+	VNNIARGS \
 	VMOVDQU32 rowidx<>+0(SB), Y27 \
 	VMOVDQU32 rowidx<>+32(SB), Y28 \
 	VMOVDQU32 rowidx<>+64(SB), Y29 \
-	VMOVDQU32 rowidx<>+96(SB), Y30 \
-	MOVL $0x0f0f0f0f, AX \
-	VPBROADCASTD AX, Y31
+	VMOVDQU32 rowidx<>+96(SB), Y30
 
 // W4 loads the 64 nibbles of a Q4_0 row at OFF(SI) as lo/hi bytes.
 #define W4(OFF) \
@@ -81,14 +93,36 @@ GLOBL rowidx<>(SB), RODATA|NOPTR, $128
 	VMULPS XD, Y19, Y21 \
 	VFMADD231PS Y21, Y20, ACC
 
-// ROW4 accumulates the loaded row with row index IDX into A0–A3 (columns
-// 0–3).
-#define ROW4(IDX, A0, A1, A2, A3) \
-	VPERMPS Y16, IDX, Y19 \
-	COL(Y22, (DI), 32(DI), 64(DI), A0) \
-	COL(Y23, (DI)(R9*1), 32(DI)(R9*1), 64(DI)(R9*1), A1) \
-	COL(Y24, (DI)(R9*2), 32(DI)(R9*2), 64(DI)(R9*2), A2) \
-	COL(Y25, (DI)(R10*1), 32(DI)(R10*1), 64(DI)(R10*1), A3)
+// COLP is COL for the four-column kernels: the scale products of the row
+// and column come from the column's products P (lane r: row r, block A;
+// lane 4+r: block B), spread over the blocks' lanes by SEL (0x55 times the
+// row). They are the same products dw·dx that COL computes.
+#define COLP(CORR, XLO, XHI, SEL, P, ACC) \
+	VSHUFPS $SEL, P, P, Y19 \
+	VMOVDQA32 CORR, Y20 \
+	VPDPBUSD XLO, Y17, Y20 \
+	VPDPBUSD XHI, Y18, Y20 \
+	VCVTDQ2PS Y20, Y20 \
+	VFMADD231PS Y19, Y20, ACC
+
+// ROW4 accumulates the loaded row (SEL 0x55 times its index) into A0–A3
+// (columns 0–3).
+#define ROW4(SEL, A0, A1, A2, A3) \
+	COLP(Y22, (DI), 32(DI), SEL, Y26, A0) \
+	COLP(Y23, (DI)(R9*1), 32(DI)(R9*1), SEL, Y27, A1) \
+	COLP(Y24, (DI)(R9*2), 32(DI)(R9*2), SEL, Y28, A2) \
+	COLP(Y25, (DI)(R10*1), 32(DI)(R10*1), SEL, Y29, A3)
+
+// SCALES4 sets Y26–Y29 to the scale products of the four columns: the
+// group's scales, transposed to rows 0–3 of block A then of block B, times
+// each column's spread scales (four of A, four of B).
+#define SCALES4 \
+	VCVTPH2PS (SI), Y16 \
+	VPERMPS Y16, Y30, Y16 \
+	VMULPS 64(DI), Y16, Y26 \
+	VMULPS 64(DI)(R9*1), Y16, Y27 \
+	VMULPS 64(DI)(R9*2), Y16, Y28 \
+	VMULPS 64(DI)(R10*1), Y16, Y29
 
 // CORR4 loads the corrections of the four columns (SHIFT: 0 for Q4_0, 4
 // for Q8_0, whose offset is 16 times larger).
@@ -122,20 +156,23 @@ GLOBL rowidx<>(SB), RODATA|NOPTR, $128
 
 // KERNEL4 is the loop of a four-column kernel: W loads a row (W4 or W8)
 // from offsets O0–O3, pairs of STEP bytes, corrections shifted by SHIFT.
+// The 16 scale products of a pair take four multiplies and a shuffle each,
+// not sixteen multiplies: the vector ports are the bound of this loop.
 #define KERNEL4(W, SHIFT, O0, O1, O2, O3, STEP, LOOP) \
-	VNNIPROLOGUE \
+	VNNIARGS \
+	VMOVDQU32 transidx<>+0(SB), Y30 \
 	ZERO16 \
 LOOP: \
-	VCVTPH2PS (SI), Y16 \
+	SCALES4 \
 	CORR4(SHIFT) \
 	W(O0) \
-	ROW4(Y27, Y0, Y1, Y2, Y3) \
+	ROW4(0x00, Y0, Y1, Y2, Y3) \
 	W(O1) \
-	ROW4(Y28, Y4, Y5, Y6, Y7) \
+	ROW4(0x55, Y4, Y5, Y6, Y7) \
 	W(O2) \
-	ROW4(Y29, Y8, Y9, Y10, Y11) \
+	ROW4(0xaa, Y8, Y9, Y10, Y11) \
 	W(O3) \
-	ROW4(Y30, Y12, Y13, Y14, Y15) \
+	ROW4(0xff, Y12, Y13, Y14, Y15) \
 	ADDQ $STEP, SI \
 	SUBQ $-128, DI \
 	DECQ CX \

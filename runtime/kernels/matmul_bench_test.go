@@ -7,12 +7,16 @@ import (
 )
 
 // benchShapes are matvec shapes of a small model (SmolLM2-135M: hidden 576,
-// ffn 1536, vocab 49152) plus a prefill of 64 tokens.
+// ffn 1536, vocab 49152) a decode step of 8 sequences and a
+// prefill of 64 tokens.
 var benchShapes = []struct{ rows, cols, n int }{
 	{576, 576, 1},
 	{1536, 576, 1},
 	{576, 1536, 1},
 	{49152, 576, 1},
+	{1536, 576, 8},
+	{576, 1536, 8},
+	{49152, 576, 8},
 	{1536, 576, 64},
 	{576, 1536, 64},
 }
