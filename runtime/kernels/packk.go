@@ -103,32 +103,31 @@ func (m *Matrix) packKGroups(g0, g1 int) {
 	}
 }
 
-// kq4Src[k] locates the two nibbles of byte k of a packed Q4_K row in
-// the stored block: byte index in qs and shift, low then high nibble.
-var kq4Src = func() (t [128][4]uint8) {
-	for k := range t {
-		for h := range 2 {
-			p := int(kpPerm[k+k&^31+32*h]) // value index, stored as in ggml
-			t[k][2*h] = uint8(32*(p/64) + p%32)
-			t[k][2*h+1] = uint8(4 * (p / 32 % 2))
-		}
-	}
-	return t
-}()
-
 // packQ4_K places one stored super-block b as row r of a packed group.
+// Stored byte 32c+l holds value 64c+l in its low nibble and 64c+32+l in its
+// high one, so the four values of word j of activation vector v (values
+// 32j+4v to 32j+4v+3) are the nibbles j&1 of four consecutive bytes at
+// 32(j>>1)+4v: packed word j of vector t takes those of vectors 2t and
+// 2t+1, which one 8-byte load reads.
 func packQ4_K(dst []byte, r int, b []byte) {
-	binary.LittleEndian.PutUint32(dst[4*r:], math.Float32bits(half(b)))
-	binary.LittleEndian.PutUint32(dst[16+4*r:], math.Float32bits(half(b[2:])))
+	le := binary.LittleEndian
+	le.PutUint32(dst[4*r:], math.Float32bits(half(b)))
+	le.PutUint32(dst[16+4*r:], math.Float32bits(half(b[2:])))
 	for j := range 8 {
 		dst[32+16*r+j], dst[32+16*r+8+j] = scaleMinK4u8(j, b[4:16])
 	}
 	src := b[16 : 16+128]
 	qs := dst[96+128*r:][:128]
-	for k, t := range &kq4Src {
-		qs[k] = src[t[0]]>>t[1]&0xf | src[t[2]]>>t[3]<<4
+	for t := range 4 {
+		for j := range 8 {
+			x := le.Uint64(src[32*(j>>1)+8*t:]) >> (4 * (j & 1)) & lowNibbles
+			le.PutUint32(qs[32*t+4*j:], uint32(x)|uint32(x>>32)<<4)
+		}
 	}
 }
+
+// lowNibbles masks the low nibble of every byte of a word.
+const lowNibbles = 0x0f0f0f0f0f0f0f0f
 
 // scaleMinK4u8 is scaleMinK4 as bytes.
 func scaleMinK4u8(j int, s []byte) (byte, byte) {
@@ -136,50 +135,35 @@ func scaleMinK4u8(j int, s []byte) (byte, byte) {
 	return byte(sc), byte(m)
 }
 
-// q6Src returns where value p of a stored Q6_K super-block keeps its low
-// nibble (byte of ql, shift) and its high bit pair (byte of qh, shift).
-func q6Src(p int) (ql, qls, qh, qhs uint8) {
-	n, q, l := p/128, p%128/32, p%32
-	return uint8(64*n + l + 32*(q&1)), uint8(4 * (q >> 1)), uint8(32*n + l), uint8(2 * q)
-}
-
-// kq6Lo[k] and kq6Hi[k] locate the values of byte k of a packed Q6_K row's
-// low nibbles (two values) and high bit pairs (four) in the stored block.
-var kq6Lo, kq6Hi = func() (lo [128][2][2]uint8, hi [64][4][2]uint8) {
-	for k := range lo {
-		for h := range 2 {
-			ql, qls, _, _ := q6Src(int(kpPerm[k+k&^31+32*h]))
-			lo[k][h] = [2]uint8{ql, qls}
-		}
-	}
-	for k := range hi {
-		for i := range 4 {
-			_, _, qh, qhs := q6Src(int(kpPerm[32*(4*(k/32)+i)+k%32]))
-			hi[k][i] = [2]uint8{qh, qhs}
-		}
-	}
-	return lo, hi
-}()
-
 // packQ6_K places one stored super-block b as row r of a packed group.
+// Value 32j+l (l < 32) keeps its low nibble in nibble (j>>1)&1 of ql byte
+// 64(j>>2)+32(j&1)+l and its high bit pair in bits 2(j&3) of qh byte
+// 32(j>>2)+l, so, as for Q4_K, every packed word gathers four consecutive
+// stored bytes.
 func packQ6_K(dst []byte, r int, b []byte) {
-	binary.LittleEndian.PutUint32(dst[4*r:], math.Float32bits(half(b[208:])))
+	le := binary.LittleEndian
+	le.PutUint32(dst[4*r:], math.Float32bits(half(b[208:])))
 	for j := range 8 {
 		dst[16+16*r+j] = b[192+2*j]
 		dst[16+16*r+8+j] = b[192+2*j+1]
 	}
 	srcL, srcH := b[:128], b[128:192]
 	ql := dst[80+192*r:][:128]
-	for k, t := range &kq6Lo {
-		ql[k] = srcL[t[0][0]]>>t[0][1]&0xf | srcL[t[1][0]]>>t[1][1]<<4
-	}
-	qh := dst[80+192*r+128:][:64]
-	for k, t := range &kq6Hi {
-		var v byte
-		for i, s := range t {
-			v |= srcH[s[0]] >> s[1] & 3 << (2 * i)
+	for t := range 4 {
+		for j := range 8 {
+			x := le.Uint64(srcL[64*(j>>2)+32*(j&1)+8*t:]) >> (4 * (j >> 1 & 1)) & lowNibbles
+			le.PutUint32(ql[32*t+4*j:], uint32(x)|uint32(x>>32)<<4)
 		}
-		qh[k] = v
+	}
+	// Packed qh byte 32u+4j+i' holds, in bits 2i, the pair of value
+	// 32j+4(4u+i)+i', stored at qh byte 32(j>>2)+16u+4i+i'.
+	qh := dst[80+192*r+128:][:64]
+	for u := range 2 {
+		for j := range 8 {
+			at, s := srcH[32*(j>>2)+16*u:][:16], 2*(j&3)
+			lo, hi := le.Uint64(at)>>s&0x0303030303030303, le.Uint64(at[8:])>>s&0x0303030303030303
+			le.PutUint32(qh[32*u+4*j:], uint32(lo)|uint32(lo>>32)<<2|uint32(hi)<<4|uint32(hi>>32)<<6)
+		}
 	}
 }
 
