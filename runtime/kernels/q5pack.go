@@ -1,5 +1,7 @@
 package kernels
 
+import "encoding/binary"
+
 // Q5_0 weights run on the Q8_0 tile kernels. A Q5_0 value is d·(q−16) with
 // q in [0, 32) and an fp16 d, so the same block is exactly a Q8_0 block
 // with the same d and the int8 values q−16; both take Q8_0 activations,
@@ -21,15 +23,28 @@ func (m *Matrix) packQ5_0() {
 
 // q5BlockToQ8 writes the Q8_0 form of a Q5_0 block: the scale, then value
 // j from the low nibble of byte j (j < 16) or the high nibble of byte j−16,
-// with bit j of the 32-bit high-bit word as its fifth bit, minus 16.
+// with bit j of the 32-bit high-bit word as its fifth bit, minus 16. It works
+// on 8 values at a time: q + 0x70 cannot carry out of its byte (q < 32),
+// and flipping its top bit gives q − 16 as an int8.
 func q5BlockToQ8(dst, src []byte) {
+	const bias, flip = 0x7070707070707070, 0x8080808080808080
+	le := binary.LittleEndian
+	dst, src = dst[:q8_0], src[:q5_0]
 	dst[0], dst[1] = src[0], src[1]
-	qh := uint32(src[2]) | uint32(src[3])<<8 | uint32(src[4])<<16 | uint32(src[5])<<24
-	qs := src[6:22]
-	for j := range 16 {
-		lo := int(qs[j]&0xf) | int(qh>>j&1)<<4
-		hi := int(qs[j]>>4) | int(qh>>(j+16)&1)<<4
-		dst[2+j] = byte(int8(lo - 16))
-		dst[2+16+j] = byte(int8(hi - 16))
-	}
+	qh := le.Uint32(src[2:])
+	lo, hi := le.Uint64(src[6:]), le.Uint64(src[14:])
+	le.PutUint64(dst[2:], (lo&lowNibbles|q5High[qh&0xff])+bias^flip)
+	le.PutUint64(dst[10:], (hi&lowNibbles|q5High[qh>>8&0xff])+bias^flip)
+	le.PutUint64(dst[18:], (lo>>4&lowNibbles|q5High[qh>>16&0xff])+bias^flip)
+	le.PutUint64(dst[26:], (hi>>4&lowNibbles|q5High[qh>>24])+bias^flip)
 }
+
+// q5High[b] has, in byte i, bit i of b as the fifth bit (0x10).
+var q5High = func() (t [256]uint64) {
+	for b := range t {
+		for i := range 8 {
+			t[b] |= uint64(b>>i&1) << (8*i + 4)
+		}
+	}
+	return t
+}()
