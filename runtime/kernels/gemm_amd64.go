@@ -14,9 +14,6 @@ func gemm4Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 func gemm1Q4_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
-func gemm1Q4_0ZMM(w, x *byte, np, xstride int, out *float32, ostride int)
-
-//go:noescape
 func gemm1Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
@@ -36,7 +33,7 @@ var (
 		Q8_0: {one: gemm1Q8_0AVX2},
 	}
 	gemmVNNI = map[DType]gemmSet{
-		Q4_0: {four: gemm4Q4_0VNNI, one: gemm1Q4_0ZMM},
+		Q4_0: {four: gemm4Q4_0VNNI, one: gemm1Q4_0VNNI},
 		Q8_0: {four: gemm4Q8_0VNNI, one: gemm1Q8_0VNNI},
 	}
 )
