@@ -2,12 +2,9 @@ package runtime
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"sync"
 	"time"
 
-	"github.com/mlxrun/mlx/models/chat"
 	"github.com/mlxrun/mlx/models/config"
 	"github.com/mlxrun/mlx/models/tokenizer"
 	"github.com/mlxrun/mlx/runtime/grammar"
@@ -97,6 +94,7 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	if err := opt.check(cfg.ContextLength); err != nil {
 		return nil, err
 	}
+	text := loadTextSide(ref, o.src, opt.Tokenizer)
 	m, err := model.Build(cfg, o.src)
 	if err != nil {
 		return nil, err
@@ -104,16 +102,11 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	tok := opt.Tokenizer
-	if tok == nil {
-		if tok, err = tokenizer.Load(ref); err != nil {
-			return nil, fmt.Errorf("%s: tokenizer: %w", ref, err)
-		}
+	ts := <-text
+	if ts.err != nil {
+		return nil, ts.err
 	}
-	tmpl, _, err := chat.FindTemplate(ref)
-	if err != nil && !errors.Is(err, chat.ErrNoTemplate) {
-		return nil, err
-	}
+	tok, tmpl := ts.tok, ts.tmpl
 	slots := opt.Parallel + opt.Queue
 	e := &Engine{cfg: cfg, gen: o.gen, tok: tok, template: tmpl, opt: opt, model: m,
 		admission: make(chan struct{}, slots), queue: make(chan *job, slots),
