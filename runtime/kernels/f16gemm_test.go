@@ -84,7 +84,7 @@ func TestHalfGemmTileIndependent(t *testing.T) {
 func BenchmarkHalfGemm(b *testing.B) {
 	rng := newRand(18)
 	for _, typ := range []DType{F16, BF16} {
-		for _, s := range []struct{ rows, cols, n int }{{1536, 576, 128}, {576, 1536, 128}} {
+		for _, s := range []struct{ rows, cols, n int }{{1536, 576, 128}, {576, 1536, 128}, {3072, 1024, 128}, {1024, 3072, 128}} {
 			w := randomMatrix(b, rng, typ, s.rows, s.cols)
 			x := randFloats(rng, s.n*s.cols, 1)
 			out := make([]float32, s.n*s.rows)
