@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"runtime"
 	"sync"
+
+	"github.com/mlxrun/mlx/models/mmap"
 )
 
 // The packed layout of Q4_0 and Q8_0 weights, made once by NewMatrix when
@@ -67,20 +69,37 @@ func (m *Matrix) pack() {
 
 // packParallel runs fill over the packed groups of m, split into ranges
 // across the cores (one range for a small matrix): a model's largest
-// matrices would otherwise be the long pole of its load time.
+// matrices would otherwise be the long pole of its load time. Each range is
+// filled a few MiB of stored rows at a time, and the file's pages of those
+// rows are given back as soon as they are packed (mmap.Release; nothing for
+// data that is not a mapped file's): the packed copy replaces them, and
+// holding both for a whole large matrix (a 150k-token embedding) would
+// raise the peak memory of loading by its size.
 func (m *Matrix) packParallel(fill func(g0, g1 int)) {
 	groups := (m.Rows + groupRows - 1) / groupRows
 	parts := min(runtime.GOMAXPROCS(0), max(1, m.Rows*m.Cols/(1<<20)))
+	step := max(1, releaseStep/(groupRows*m.rowBytes()))
+	run := func(g0, g1 int) {
+		for g := g0; g < g1; g += step {
+			e := min(g+step, g1)
+			fill(g, e)
+			_, _ = mmap.Release(m.Data[g*groupRows*m.rowBytes() : min(e*groupRows, m.Rows)*m.rowBytes()])
+		}
+	}
 	if parts == 1 {
-		fill(0, groups)
+		run(0, groups)
 		return
 	}
 	var wg sync.WaitGroup
 	for i := range parts {
-		wg.Go(func() { fill(groups*i/parts, groups*(i+1)/parts) })
+		wg.Go(func() { run(groups*i/parts, groups*(i+1)/parts) })
 	}
 	wg.Wait()
 }
+
+// releaseStep is about how many bytes of stored rows packParallel packs
+// before it gives their pages back.
+const releaseStep = 4 << 20
 
 // packGroups packs the rows of groups [g0, g1) of a Q4_0 or Q8_0 layout.
 // Each row is read once, front to back, and written into its group, which

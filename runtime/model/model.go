@@ -73,6 +73,9 @@ func Build(cfg *config.Model, src Source) (*Model, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
+	if err := m.releasePacked(); err != nil {
+		return nil, fmt.Errorf("%s: %w", src.Where(), err)
+	}
 	m.weights = b.bytes
 	m.rope = newRopeTable(cfg)
 	return m, nil

@@ -28,3 +28,25 @@ func newMatrix(m kernels.Matrix, where, name string) (*kernels.Matrix, error) {
 	}
 	return out, nil
 }
+
+// releasePacked gives back the file's pages of every packed matrix of m once
+// all of them are bound. Releasing each one right after packing is not
+// enough while tensors are packed in parallel: the system maps in the pages
+// around each page fault (fault-around), among them pages of neighbouring
+// tensors already packed and released — tens of MiB on a model of a few
+// hundred tensors.
+func (m *Model) releasePacked() error {
+	ws := []*kernels.Matrix{m.Embed, m.Output}
+	for _, l := range m.Layers {
+		ws = append(ws, l.Q, l.K, l.V, l.O, l.Gate, l.Up, l.Down)
+	}
+	for _, w := range ws {
+		if w == nil || !w.Packed() {
+			continue
+		}
+		if _, err := mmap.Release(w.Data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
