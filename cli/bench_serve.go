@@ -32,7 +32,9 @@ func newBenchServeCmd() *cobra.Command {
 		Long: `bench serve drives a running server (mlx serve, llama-server, ...) over HTTP
 with --concurrency streaming clients until --requests completions are done,
 then reports the aggregate generation rate (completion tokens per second of
-wall time), the time to first token and the inter-token latency (p50 and
+wall time), the decoding rate (the tokens after each stream's first, per
+second of the time some stream was decoding: without the time all waited
+on prompts), the time to first token and the inter-token latency (p50 and
 p99), and the errors (a 429 counts as one).
 
 Each request sends a prompt of about --prompt-tokens tokens (words drawn

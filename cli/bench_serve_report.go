@@ -20,10 +20,15 @@ type loadReport struct {
 	CompletionTokens int      `json:"completion_tokens"`
 	WallSeconds      float64  `json:"wall_seconds"`
 	TokensPerSecond  float64  `json:"tokens_per_second"`
-	TTFTP50          float64  `json:"ttft_p50_ms"`
-	TTFTP99          float64  `json:"ttft_p99_ms"`
-	ITLP50           float64  `json:"itl_p50_ms"`
-	ITLP99           float64  `json:"itl_p99_ms"`
+	// DecodeTokensPerSecond counts the tokens after each stream's first over
+	// the time at least one stream was between its first and last token:
+	// the rate of decoding, without the time every stream waited on its
+	// prompt.
+	DecodeTokensPerSecond float64 `json:"decode_tokens_per_second"`
+	TTFTP50               float64 `json:"ttft_p50_ms"`
+	TTFTP99               float64 `json:"ttft_p99_ms"`
+	ITLP50                float64 `json:"itl_p50_ms"`
+	ITLP99                float64 `json:"itl_p99_ms"`
 	// With several turns: the time to first token of first turns and of
 	// later ones, and the share of later prompts the server found cached
 	// (-1 when it does not report cached tokens).
@@ -38,6 +43,8 @@ func summarize(o benchServeOptions, results []streamResult, wall time.Duration) 
 	rep := &loadReport{URL: o.url, Model: o.model, Concurrency: o.concurrency, Requests: len(results),
 		PromptTokens: o.promptTokens, MaxTokens: o.maxTokens, WallSeconds: wall.Seconds(), Turns: max(o.turns, 1)}
 	var ttft, itl, first, later []time.Duration
+	var spans []span
+	decoded := 0
 	cached, prompts := 0, 0
 	for _, r := range results {
 		if r.err != nil {
@@ -50,6 +57,10 @@ func summarize(o benchServeOptions, results []streamResult, wall time.Duration) 
 		rep.CompletionTokens += r.tokens
 		ttft = append(ttft, r.ttft)
 		itl = append(itl, r.gaps...)
+		if len(r.gaps) > 0 {
+			spans = append(spans, span{r.first, r.last})
+			decoded += len(r.gaps)
+		}
 		if r.turn == 0 {
 			first = append(first, r.ttft)
 			continue
@@ -71,9 +82,32 @@ func summarize(o benchServeOptions, results []streamResult, wall time.Duration) 
 	if wall > 0 {
 		rep.TokensPerSecond = float64(rep.CompletionTokens) / wall.Seconds()
 	}
+	if d := covered(spans); d > 0 {
+		rep.DecodeTokensPerSecond = float64(decoded) / d.Seconds()
+	}
 	rep.TTFTP50, rep.TTFTP99 = percentileMS(ttft, 50), percentileMS(ttft, 99)
 	rep.ITLP50, rep.ITLP99 = percentileMS(itl, 50), percentileMS(itl, 99)
 	return rep
+}
+
+// span is the time from one stream's first token to its last.
+type span struct{ from, to time.Time }
+
+// covered returns the length of the union of the spans.
+func covered(spans []span) time.Duration {
+	slices.SortFunc(spans, func(a, b span) int { return a.from.Compare(b.from) })
+	var total time.Duration
+	var end time.Time
+	for _, s := range spans {
+		if s.from.After(end) {
+			end = s.from
+		}
+		if s.to.After(end) {
+			total += s.to.Sub(end)
+			end = s.to
+		}
+	}
+	return total
 }
 
 // percentileMS returns the p-th percentile of ds in milliseconds (nearest
@@ -93,6 +127,7 @@ func (r *loadReport) print(w io.Writer) {
 	fmt.Fprintf(w, "server        %s (model %s)\n", r.URL, r.Model)
 	fmt.Fprintf(w, "load          %d requests, %d at once, ~%d prompt tokens, %d max tokens\n", r.Requests, r.Concurrency, r.PromptTokens, r.MaxTokens)
 	fmt.Fprintf(w, "throughput    %.1f tokens/s (%d tokens in %.2f s)\n", r.TokensPerSecond, r.CompletionTokens, r.WallSeconds)
+	fmt.Fprintf(w, "decoding      %.1f tokens/s (after each stream's first token, while any stream decodes)\n", r.DecodeTokensPerSecond)
 	fmt.Fprintf(w, "ttft          p50 %.1f ms   p99 %.1f ms\n", r.TTFTP50, r.TTFTP99)
 	fmt.Fprintf(w, "inter-token   p50 %.1f ms   p99 %.1f ms\n", r.ITLP50, r.ITLP99)
 	if r.Turns > 1 {

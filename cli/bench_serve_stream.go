@@ -20,6 +20,8 @@ type streamResult struct {
 	turn   int             // of its conversation, from 0
 	ttft   time.Duration   // to the first chunk with text
 	gaps   []time.Duration // between chunks with text
+	first  time.Time       // when the first chunk with text came
+	last   time.Time       // when the last one came
 	tokens int             // completion tokens (usage, else chunks with text)
 	prompt int             // prompt tokens (usage), -1 when not reported
 	cached int             // prompt tokens found in the server's cache, -1 when not reported
@@ -199,11 +201,11 @@ func readStream(body io.Reader, start time.Time) (r streamResult) {
 		}
 		now := time.Now()
 		if chunks == 0 {
-			r.ttft = now.Sub(start)
+			r.ttft, r.first = now.Sub(start), now
 		} else {
 			r.gaps = append(r.gaps, now.Sub(last))
 		}
-		last = now
+		last, r.last = now, now
 		chunks++
 	}
 	if err := sc.Err(); err != nil && r.err == nil {

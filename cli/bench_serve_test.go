@@ -31,7 +31,7 @@ func TestBenchServe(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Errors != 0 || rep.CompletionTokens != 8*6 || rep.Model != s.model || rep.TokensPerSecond <= 0 ||
+		if rep.Errors != 0 || rep.CompletionTokens != 8*6 || rep.Model != s.model || rep.TokensPerSecond <= 0 || rep.DecodeTokensPerSecond <= 0 ||
 			rep.TTFTP50 <= 0 || rep.TTFTP99 < rep.TTFTP50 || rep.ITLP50 <= 0 || rep.ITLP99 < rep.ITLP50 {
 			t.Errorf("%s: report %+v", tt.name, rep)
 		}
@@ -91,5 +91,27 @@ func TestBenchPromptsDiffer(t *testing.T) {
 	a, b := benchPrompt(1, 0, 50), benchPrompt(1, 1, 50)
 	if a == b || benchPrompt(1, 0, 50) != a || len(strings.Fields(a)) != 49 {
 		t.Errorf("prompts %q and %q: want distinct, repeatable, 49 words", a, b)
+	}
+}
+
+// TestCovered checks the union of the streams' decoding spans.
+func TestCovered(t *testing.T) {
+	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	tests := []struct {
+		name  string
+		spans []span
+		want  time.Duration
+	}{
+		{"none", nil, 0},
+		{"one", []span{{at(10), at(30)}}, 20 * time.Millisecond},
+		{"overlapping, out of order", []span{{at(20), at(50)}, {at(0), at(30)}}, 50 * time.Millisecond},
+		{"nested", []span{{at(0), at(100)}, {at(10), at(20)}}, 100 * time.Millisecond},
+		{"apart", []span{{at(0), at(10)}, {at(40), at(45)}}, 15 * time.Millisecond},
+		{"touching", []span{{at(0), at(10)}, {at(10), at(15)}}, 15 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		if got := covered(tt.spans); got != tt.want {
+			t.Errorf("%s: covered = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }
