@@ -42,12 +42,25 @@ type attnJob struct {
 func (a *attnJob) init(s *State, threads int) {
 	heads := s.m.Config.Heads
 	a.s, a.hd = s, s.m.Config.HeadDim
-	a.groups = max(1, (2*threads+heads-1)/heads)
+	a.groups = attnGroups(heads, threads)
 	tasks := heads * a.groups
 	a.scores = make([]float32, tasks*s.ctx)
 	a.qr = make([]float32, tasks*a.hd)
 	a.half = make([]uint16, tasks*a.hd)
 	a.fn = a.task
+}
+
+// attnGroups returns the row groups per head: enough for two tasks per
+// thread, and if a few more make the tasks share evenly among the threads
+// (9 heads on 2 threads: 18 tasks, not 9 with one thread doing 5), those.
+func attnGroups(heads, threads int) int {
+	g := max(1, (2*threads+heads-1)/heads)
+	for e := g; e < g+threads; e++ {
+		if heads*e%threads == 0 {
+			return e
+		}
+	}
+	return g
 }
 
 // run fills s.att with the attention output of layer li for the given rows
