@@ -30,6 +30,12 @@ var (
 	affineBias16Kern biasKernel[uint16]  = affineBiasRef[uint16]
 )
 
+// affineBias16x4, where the CPU has it, is affineBias16Kern for four
+// activation rows at once: xsum holds their 4·groups sums, one row after
+// the other, and out their outputs, ostride floats apart. Each output gets
+// the same operations as from affineBias16Kern.
+var affineBias16x4 func(b []uint16, xsum []float32, nblk int, out []float32, ostride int)
+
 // prefetch asks for the n bytes at p in the cache without waiting for
 // them, where the CPU has an instruction for it (a no-op elsewhere).
 var prefetch = func(p unsafe.Pointer, n int) {}
@@ -89,27 +95,39 @@ func biasValue[T float32 | uint16](v T) float32 {
 }
 
 // addAffineBias adds the bias term to the outputs of rows [r0, r1) of a
-// repacked MLX matrix (r0 a multiple of biasRows) for every activation row.
-func (p *Pool) addAffineBias(s *workerScratch, pt *mmPart, r0, r1 int) {
-	if pt.w.affineBias16 != nil {
-		addBias(p, s, pt, r0, r1, pt.w.affineBias16, affineBias16Kern)
+// repacked MLX matrix (r0 a multiple of biasRows) for the activation rows
+// [i0, i1). The tile kernels call it for each tile of activation rows just
+// after computing it, while those outputs are still in the cache, and a
+// tile of four rows goes through affineBias16x4 (each converted bias
+// vector used four times, eight independent multiply-add chains).
+func (p *Pool) addAffineBias(s *workerScratch, pt *mmPart, r0, r1, i0, i1 int) {
+	if w := pt.w; w.affineBias16 != nil {
+		if groups := w.Cols / w.GroupSize; i1-i0 == 4 && affineBias16x4 != nil && r1-r0 >= biasRows {
+			nblk := (r1 - r0) / biasRows
+			b := w.affineBias16[r0*groups : (r0+nblk*biasRows)*groups]
+			affineBias16x4(b, p.mm.xsum[i0*groups:i1*groups], nblk, pt.out[i0*w.Rows+r0:], w.Rows)
+			if r0 += nblk * biasRows; r0 == r1 {
+				return
+			}
+		}
+		addBias(p, s, pt, r0, r1, i0, i1, w.affineBias16, affineBias16Kern)
 		return
 	}
-	addBias(p, s, pt, r0, r1, pt.w.affineBias, affineBiasKern)
+	addBias(p, s, pt, r0, r1, i0, i1, pt.w.affineBias, affineBiasKern)
 }
 
 // addBias is addAffineBias with the biases b and their kernel. Rows past
 // the last whole block go through the same kernel in the scratch tile, so
 // every output gets the same operations in the same order whichever chunk
 // holds it.
-func addBias[T float32 | uint16](p *Pool, s *workerScratch, pt *mmPart, r0, r1 int, all []T, kern biasKernel[T]) {
+func addBias[T float32 | uint16](p *Pool, s *workerScratch, pt *mmPart, r0, r1, i0, i1 int, all []T, kern biasKernel[T]) {
 	j := &p.mm
 	w := pt.w
 	groups := w.Cols / w.GroupSize
 	nblk := (r1 - r0) / biasRows
 	n8 := r0 + nblk*biasRows
 	b := all[r0*groups : (r1+biasRows-1)/biasRows*biasRows*groups]
-	for i := range j.n {
+	for i := i0; i < i1; i++ {
 		out := pt.out[i*w.Rows:]
 		xs := j.xsum[i*groups : (i+1)*groups]
 		if nblk > 0 {

@@ -57,3 +57,36 @@ func checkClose(t *testing.T, got, want []float32, tol float64) {
 		}
 	}
 }
+
+// TestAffineBias16x4 checks that the four-row bias kernel gives each
+// output exactly what the one-row kernel gives it, and leaves the outputs
+// past its blocks alone.
+func TestAffineBias16x4(t *testing.T) {
+	if affineBias16x4 == nil {
+		t.Skip("no four-row bias kernel on this CPU or build")
+	}
+	rng := newRand(32)
+	for _, groups := range []int{1, 16, 48} {
+		for _, nblk := range []int{1, 2, 5} {
+			t.Run(fmt.Sprintf("groups=%d/blocks=%d", groups, nblk), func(t *testing.T) {
+				b16 := make([]uint16, nblk*groups*biasRows)
+				for i, v := range randFloats(rng, len(b16), 1) {
+					b16[i] = f32ToF16(v)
+				}
+				xs := randFloats(rng, 4*groups, 4)
+				ostride := nblk*biasRows + 3
+				got := randFloats(rng, 4*ostride, 1)
+				want := append([]float32(nil), got...)
+				affineBias16x4(b16, xs, nblk, got, ostride)
+				for r := range 4 {
+					affineBias16Kern(b16, xs[r*groups:(r+1)*groups], nblk, want[r*ostride:])
+				}
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("output %d: %v, want %v", i, got[i], want[i])
+					}
+				}
+			})
+		}
+	}
+}

@@ -30,6 +30,19 @@ func prefetchT1(p unsafe.Pointer, n int)
 //go:noescape
 func affineBias16AVX2(b *uint16, xsum *float32, groups, nblk int, out *float32)
 
+//go:noescape
+func affineBias16x4AVX2(b *uint16, xsum *float32, groups, nblk int, out *float32, ostride int)
+
+// bias16x4 wraps affineBias16x4AVX2 with the bounds checks.
+func bias16x4(b []uint16, xsum []float32, nblk int, out []float32, ostride int) {
+	groups := len(xsum) / 4
+	if nblk <= 0 || groups == 0 {
+		return
+	}
+	_, _ = b[nblk*groups*biasRows-1], out[3*ostride+nblk*biasRows-1]
+	affineBias16x4AVX2(&b[0], &xsum[0], groups, nblk, &out[0], ostride)
+}
+
 // biasFMA wraps a bias kernel in assembly with the bounds checks.
 func biasFMA[T float32 | uint16](kern func(b *T, xsum *float32, groups, nblk int, out *float32)) biasKernel[T] {
 	return func(b []T, xsum []float32, nblk int, out []float32) {
@@ -46,6 +59,7 @@ func init() {
 	if hasAVX2 {
 		affineBiasKern = biasFMA(affineBiasAVX2)
 		affineBias16Kern = biasFMA(affineBias16AVX2)
+		affineBias16x4 = bias16x4
 	}
 	prefetch = prefetchT1
 	if cpu.X86.HasAVX {

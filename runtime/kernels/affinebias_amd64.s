@@ -132,3 +132,100 @@ ploop:
 
 pdone:
 	RET
+
+// BROWS4 applies OP to the vectors at OFF of the four output rows at DI
+// (R13: the bytes between rows, R14: three times that) and A..D in turn.
+#define BROWS4(OP, OFF, A, B, C, D) \
+	OP OFF(DI), A \
+	OP OFF(DI)(R13*1), B \
+	OP OFF(DI)(R13*2), C \
+	OP OFF(DI)(R14*1), D
+
+// BSTORE4 stores A..D at OFF of the four output rows at DI.
+#define BSTORE4(OFF, A, B, C, D) \
+	VMOVUPS A, OFF(DI) \
+	VMOVUPS B, OFF(DI)(R13*1) \
+	VMOVUPS C, OFF(DI)(R13*2) \
+	VMOVUPS D, OFF(DI)(R14*1)
+
+// BFMA4 adds the biases in V times the four group sums in Y10..Y13 to A..D.
+#define BFMA4(V, A, B, C, D) \
+	VFMADD231PS V, Y10, A \
+	VFMADD231PS V, Y11, B \
+	VFMADD231PS V, Y12, C \
+	VFMADD231PS V, Y13, D
+
+// BBCAST4 broadcasts the group sums at R10 of the four activation rows (R8:
+// the bytes between rows, R9: three times that) into Y10..Y13.
+#define BBCAST4 \
+	VBROADCASTSS (R10), Y10 \
+	VBROADCASTSS (R10)(R8*1), Y11 \
+	VBROADCASTSS (R10)(R8*2), Y12 \
+	VBROADCASTSS (R10)(R9*1), Y13
+
+// func affineBias16x4AVX2(b *uint16, xsum *float32, groups, nblk int, out *float32, ostride int)
+// affineBias16AVX2 for four activation rows at once: xsum holds their
+// group sums one row after the other, out their outputs ostride floats
+// apart. Each converted vector of biases serves the four rows, and two
+// blocks go together (eight independent chains of multiply-adds), with
+// the same operations per output as affineBias16AVX2.
+TEXT ·affineBias16x4AVX2(SB), NOSPLIT, $0-48
+	MOVQ b+0(FP), SI
+	MOVQ xsum+8(FP), DX
+	MOVQ groups+16(FP), CX
+	MOVQ nblk+24(FP), BX
+	MOVQ out+32(FP), DI
+	MOVQ ostride+40(FP), R13
+	SHLQ $2, R13
+	LEAQ (R13)(R13*2), R14
+	MOVQ CX, R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ CX, R11
+	SHLQ $4, R11
+
+pair4:
+	CMPQ BX, $2
+	JLT  one4
+	BROWS4(VMOVUPS, 0, Y0, Y1, Y2, Y3)
+	BROWS4(VMOVUPS, 32, Y4, Y5, Y6, Y7)
+	MOVQ DX, R10
+	MOVQ CX, AX
+
+ploop4:
+	VCVTPH2PS (SI), Y8
+	VCVTPH2PS (SI)(R11*1), Y9
+	BBCAST4
+	BFMA4(Y8, Y0, Y1, Y2, Y3)
+	BFMA4(Y9, Y4, Y5, Y6, Y7)
+	ADDQ      $16, SI
+	ADDQ      $4, R10
+	DECQ      AX
+	JNZ       ploop4
+	BSTORE4(0, Y0, Y1, Y2, Y3)
+	BSTORE4(32, Y4, Y5, Y6, Y7)
+	ADDQ      R11, SI
+	ADDQ      $64, DI
+	SUBQ      $2, BX
+	JMP       pair4
+
+one4:
+	TESTQ BX, BX
+	JZ    done4
+	BROWS4(VMOVUPS, 0, Y0, Y1, Y2, Y3)
+	MOVQ  DX, R10
+	MOVQ  CX, AX
+
+oloop4:
+	VCVTPH2PS (SI), Y8
+	BBCAST4
+	BFMA4(Y8, Y0, Y1, Y2, Y3)
+	ADDQ      $16, SI
+	ADDQ      $4, R10
+	DECQ      AX
+	JNZ       oloop4
+	BSTORE4(0, Y0, Y1, Y2, Y3)
+
+done4:
+	VZEROUPPER
+	RET

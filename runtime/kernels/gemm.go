@@ -51,9 +51,9 @@ func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 				copy(pt.out[(i+t)*w.Rows+r:(i+t+1)*w.Rows], s.tile[t*groupRows:])
 			}
 		}
+		if w.affinePacked() {
+			p.addAffineBias(s, pt, r0, r1, i, i+m)
+		}
 		i += m
-	}
-	if w.affinePacked() {
-		p.addAffineBias(s, pt, r0, r1)
 	}
 }
