@@ -63,7 +63,7 @@ func (m *Matrix) pack() {
 		m.packK()
 		return
 	}
-	m.packed = make([]byte, (m.Rows + groupRows - 1) / groupRows * m.groupBytes())
+	m.packed = make([]byte, (m.Rows+groupRows-1)/groupRows*m.groupBytes())
 	m.packParallel(m.packGroups)
 }
 

@@ -80,7 +80,7 @@ func packedAct(t DType) actKind {
 // packK builds m.packed from m.Data for Q4_K and Q6_K, the groups split
 // across the cores.
 func (m *Matrix) packK() {
-	m.packed = make([]byte, (m.Rows + groupRows - 1) / groupRows * m.groupBytes())
+	m.packed = make([]byte, (m.Rows+groupRows-1)/groupRows*m.groupBytes())
 	m.packParallel(m.packKGroups)
 }
 
