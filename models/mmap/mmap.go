@@ -69,10 +69,12 @@ func (m *Map) Close() error {
 	if m == nil || m.data == nil {
 		return nil
 	}
+	if m.mapped {
+		live.remove(m) // first: Release in other goroutines reads m.data under the registry's lock
+	}
 	data := m.data
 	m.data = nil
 	if m.mapped {
-		live.remove(m)
 		return unmap(data)
 	}
 	return nil

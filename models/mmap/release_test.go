@@ -83,3 +83,34 @@ func TestRelease(t *testing.T) {
 		t.Errorf("Release after Close: %d bytes, %v", got, err)
 	}
 }
+
+// TestReleaseWhileOthersClose gives back pages of one mapping while other
+// goroutines open and close mappings of their own (a model's weights are
+// released while its tokenizer's reader closes the same file): under -race
+// this checks the registry, and the bytes must still read the same.
+func TestReleaseWhileOthersClose(t *testing.T) {
+	m, want := mapPages(t, 8)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 500 {
+			o, err := Open(m.path)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if err := o.Close(); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	for range 500 {
+		if _, err := Release(m.Bytes()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-done
+	if !bytes.Equal(m.Bytes(), want) {
+		t.Fatal("the released pages read differently")
+	}
+}
