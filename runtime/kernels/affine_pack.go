@@ -41,9 +41,10 @@ func SetAffineInt8(on bool) { affineInt8Off.Store(!on) }
 
 // packAffine repacks a 4-bit MLX matrix for the Q4_0 tile kernels when this
 // CPU has them and every scale is exact in fp16; otherwise m keeps the
-// float kernels. It allocates only what it keeps: short-lived copies the
-// size of the scales would stay on the heap until the next collection,
-// which comes late while the model's packed weights grow it.
+// float kernels. The blocks are converted as they are packed (packGroups),
+// so it allocates only what it keeps: short-lived copies the size of the
+// scales would stay on the heap until the next collection, which comes late
+// while the model's packed weights grow it.
 func (m *Matrix) packAffine() {
 	if m.Bits != 4 || m.GroupSize%qk != 0 || fastImpls.gemm[Q4_0].one == nil {
 		return
@@ -55,31 +56,16 @@ func (m *Matrix) packAffine() {
 	}
 	m.layout = Q4_0 // for groupBytes
 	m.packed = make([]byte, (m.Rows+groupRows-1)/groupRows*m.groupBytes())
-	m.packNibbles()
+	m.packParallel(m.packGroups)
 	m.packBias()
 }
 
-// packNibbles writes the nibbles of m and the scales of its groups in fp16
-// into m.packed in the layout of packed Q4_0 (pack.go), straight from the
-// MLX rows: no Q4_0 copy of the whole matrix on the way.
-func (m *Matrix) packNibbles() {
-	groups, bpg := m.Cols/m.GroupSize, m.GroupSize/qk // Q4_0 blocks per group
-	gb, rb := m.groupBytes(), packRowBytes(Q4_0)
-	pb := pairScale + groupRows*rb
-	for r := range m.Rows {
-		g, gr := r/groupRows, r%groupRows
-		row := m.rowData(r)
-		var d uint16
-		for b := range m.Cols / qk {
-			if b%bpg == 0 {
-				d = f32ToF16(m.affineParam(m.Scales, r*groups+b/bpg))
-			}
-			p, h := b/2, b%2
-			dst := m.packed[g*gb+p*pb:]
-			binary.LittleEndian.PutUint16(dst[4*gr+2*h:], d)
-			affineBlock(dst[pairScale+gr*rb+16*h:pairScale+gr*rb+16*h+16], row[b*qk/2:(b+1)*qk/2])
-		}
-	}
+// affineBlockToQ4 writes block b of row r of a 4-bit MLX matrix as a Q4_0
+// block: the scale of its group in fp16, then its nibbles in Q4_0 order.
+func (m *Matrix) affineBlockToQ4(dst []byte, r, b int) {
+	i := r*(m.Cols/m.GroupSize) + b*qk/m.GroupSize
+	binary.LittleEndian.PutUint16(dst, f32ToF16(m.affineParam(m.Scales, i)))
+	affineBlock(dst[2:q4_0], m.rowData(r)[b*qk/2:(b+1)*qk/2])
 }
 
 // packBias lays out the bias b + 8s of every group of m for the bias

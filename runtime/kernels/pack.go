@@ -103,22 +103,29 @@ const releaseStep = 4 << 20
 
 // packGroups packs the rows of groups [g0, g1) of a Q4_0 or Q8_0 layout.
 // Each row is read once, front to back, and written into its group, which
-// stays in the cache while its four rows are placed.
+// stays in the cache while its four rows are placed. Q5_0 blocks (as Q8_0)
+// and 4-bit MLX blocks (as Q4_0, affine_pack.go) are converted on the way.
 func (m *Matrix) packGroups(g0, g1 int) {
 	gb, rb := m.groupBytes(), packRowBytes(m.layout)
 	pb := pairScale + groupRows*rb
-	wb := m.Type.blockBytes()
 	nb := m.Cols / qk
-	var q8 [q8_0]byte
+	var tmp [q8_0]byte
 	for r := g0 * groupRows; r < min(g1*groupRows, m.Rows); r++ {
 		gr := r % groupRows
 		row := m.rowData(r)
 		grp := m.packed[r/groupRows*gb:][:gb]
 		for b := range nb {
-			blk := row[b*wb:][:wb]
-			if m.Type == Q5_0 {
-				q5BlockToQ8(q8[:], blk)
-				blk = q8[:]
+			var blk []byte
+			switch m.Type {
+			case Q5_0:
+				q5BlockToQ8(tmp[:], row[b*q5_0:][:q5_0])
+				blk = tmp[:]
+			case MLXAffine:
+				m.affineBlockToQ4(tmp[:q4_0], r, b)
+				blk = tmp[:q4_0]
+			default:
+				wb := m.Type.blockBytes()
+				blk = row[b*wb:][:wb]
 			}
 			h := b & 1
 			dst := grp[b>>1*pb:][:pb]
