@@ -69,7 +69,7 @@ func (e *Engine) Benchmark(ctx context.Context, prompt, gen []int32) (prefill, d
 func (e *Engine) DecodeWeightBytes() int64 {
 	n := matrixBytes(e.model.Output)
 	for _, l := range e.model.Layers {
-		for _, w := range []*kernels.Matrix{l.Q, l.K, l.V, l.O, l.Gate, l.Up, l.Down} {
+		for _, w := range l.Matrices() {
 			n += matrixBytes(w)
 		}
 	}

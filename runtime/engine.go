@@ -97,13 +97,13 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	}
 	text := loadTextSide(ref, o.src, opt.Tokenizer)
 	m, err := model.Build(cfg, o.src)
+	ts := <-text // always: the caller closes the file on an error, and the tokenizer may be reading it
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ts := <-text
 	if ts.err != nil {
 		return nil, ts.err
 	}

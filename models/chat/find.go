@@ -30,6 +30,11 @@ func FindTemplate(path string) (src, origin string, err error) {
 	if err != nil {
 		return "", "", err
 	}
+	return defaultTemplate(path, all)
+}
+
+// defaultTemplate picks the template named default among all, those of path.
+func defaultTemplate(path string, all []Source) (src, origin string, err error) {
 	for _, s := range all {
 		if s.Name == "default" {
 			return s.Text, s.Origin, nil

@@ -8,14 +8,30 @@ import (
 	"github.com/mlxrun/mlx/models/gguf"
 )
 
-// templatesInGGUF reads tokenizer.chat_template and the named templates
-// tokenizer.chat_template.<name> of a GGUF file.
+// templatesInGGUF reads the chat templates of the GGUF file at path.
 func templatesInGGUF(path string) ([]Source, error) {
 	f, err := gguf.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return GGUFTemplates(f)
+}
+
+// GGUFTemplate returns the default chat template of an open GGUF file, as
+// FindTemplate does for its path without parsing the file again.
+func GGUFTemplate(f *gguf.File) (src, origin string, err error) {
+	all, err := GGUFTemplates(f)
+	if err != nil {
+		return "", "", err
+	}
+	return defaultTemplate(f.Path, all)
+}
+
+// GGUFTemplates reads tokenizer.chat_template and the named templates
+// tokenizer.chat_template.<name> of an open GGUF file.
+func GGUFTemplates(f *gguf.File) ([]Source, error) {
+	path := f.Path
 	var all []Source
 	if s, ok := f.String("tokenizer.chat_template"); ok {
 		all = append(all, Source{Name: "default", Text: s, Origin: path + " (tokenizer.chat_template)"})

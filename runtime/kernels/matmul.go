@@ -84,10 +84,11 @@ func (p *Pool) MatMuls(ws []*Matrix, x []float32, n int, outs [][]float32) {
 		pt := &j.parts[i]
 		*pt = mmPart{w: w, out: outs[i], rows: chunkRows(w.Rows, p.threads), first: chunks, packed: w.packedFor(k)}
 		if pt.packed {
-			pt.rows = (pt.rows + groupRows - 1) / groupRows * groupRows
-		}
-		if pt.packed && w.affinePacked() {
-			pt.rows = (pt.rows + biasRows - 1) / biasRows * biasRows
+			unit := groupRows // whole packed groups
+			if w.affinePacked() {
+				unit = biasRows // whole bias blocks, which hold whole groups
+			}
+			pt.rows = (pt.rows + unit - 1) / unit * unit
 		}
 		chunks += (w.Rows + pt.rows - 1) / pt.rows
 	}

@@ -32,6 +32,11 @@ type Layer struct {
 	Window              int // sliding-window size in tokens, 0 for full attention
 }
 
+// Matrices returns the weight matrices of the layer.
+func (l *Layer) Matrices() [7]*kernels.Matrix {
+	return [7]*kernels.Matrix{l.Q, l.K, l.V, l.O, l.Gate, l.Up, l.Down}
+}
+
 // WeightBytes returns the size of the weights the model uses (the shared
 // embedding counted once).
 func (m *Model) WeightBytes() int64 { return m.weights }
@@ -45,7 +50,7 @@ func (m *Model) Params() int64 {
 	}
 	n += int64(c.HiddenSize)
 	for _, l := range m.Layers {
-		for _, w := range []*kernels.Matrix{l.Q, l.K, l.V, l.O, l.Gate, l.Up, l.Down} {
+		for _, w := range l.Matrices() {
 			n += int64(w.Rows) * int64(w.Cols)
 		}
 		n += int64(len(l.AttnNorm) + len(l.FFNNorm) + len(l.QBias) + len(l.KBias) + len(l.VBias) + len(l.QNorm) + len(l.KNorm))
@@ -169,7 +174,7 @@ func (m *Model) WeightType() string {
 	bytes := map[string]int{}
 	best := ""
 	for _, l := range m.Layers {
-		for _, w := range []*kernels.Matrix{l.Q, l.K, l.V, l.O, l.Gate, l.Up, l.Down} {
+		for _, w := range l.Matrices() {
 			name := w.Type.String()
 			if w.Type == kernels.MLXAffine {
 				name = fmt.Sprintf("MLX%d", w.Bits)

@@ -20,13 +20,22 @@ func newMatrix(m kernels.Matrix, where, name string) (*kernels.Matrix, error) {
 		return nil, fmt.Errorf("%s: tensor %s: %w", where, name, err)
 	}
 	if out.Packed() {
-		for _, b := range [][]byte{m.Data, m.Scales, m.Biases} {
-			if _, err := mmap.Release(b); err != nil {
-				return nil, fmt.Errorf("%s: tensor %s: %w", where, name, err)
-			}
+		if err := releaseFile(&m); err != nil {
+			return nil, fmt.Errorf("%s: tensor %s: %w", where, name, err)
 		}
 	}
 	return out, nil
+}
+
+// releaseFile gives back the file's pages of the words, scales and biases
+// of w (nothing for bytes that are not a mapped file's).
+func releaseFile(w *kernels.Matrix) error {
+	for _, b := range [][]byte{w.Data, w.Scales, w.Biases} {
+		if _, err := mmap.Release(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // releasePacked gives back the file's pages of every packed matrix of m once
@@ -38,14 +47,14 @@ func newMatrix(m kernels.Matrix, where, name string) (*kernels.Matrix, error) {
 func (m *Model) releasePacked() error {
 	ws := []*kernels.Matrix{m.Embed, m.Output}
 	for _, l := range m.Layers {
-		ws = append(ws, l.Q, l.K, l.V, l.O, l.Gate, l.Up, l.Down)
+		lw := l.Matrices()
+		ws = append(ws, lw[:]...)
 	}
 	for _, w := range ws {
-		if w == nil || !w.Packed() {
-			continue
-		}
-		if _, err := mmap.Release(w.Data); err != nil {
-			return err
+		if w != nil && w.Packed() {
+			if err := releaseFile(w); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
