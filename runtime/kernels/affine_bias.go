@@ -36,10 +36,6 @@ var (
 // the same operations as from affineBias16Kern.
 var affineBias16x4 func(b []uint16, xsum []float32, nblk int, out []float32, ostride int)
 
-// prefetch asks for the n bytes at p in the cache without waiting for
-// them, where the CPU has an instruction for it (a no-op elsewhere).
-var prefetch = func(p unsafe.Pointer, n int) {}
-
 // prefetchAffineBias asks for the bias blocks of rows [r0, r1) of w, before
 // the tile kernels run over their weights: a decode step reads each bias
 // block once, cold, in a burst too short for the hardware prefetcher.
@@ -47,10 +43,10 @@ func prefetchAffineBias(w *Matrix, r0, r1 int) {
 	groups := w.Cols / w.GroupSize
 	i0, n := r0*groups, ((r1+biasRows-1)/biasRows*biasRows-r0)*groups
 	if w.affineBias16 != nil {
-		prefetch(unsafe.Pointer(&w.affineBias16[i0]), 2*n)
+		prefetchRows(unsafe.Pointer(&w.affineBias16[i0]), 1, 2*n, 0)
 		return
 	}
-	prefetch(unsafe.Pointer(&w.affineBias[i0]), 4*n)
+	prefetchRows(unsafe.Pointer(&w.affineBias[i0]), 1, 4*n, 0)
 }
 
 // groupSums sets out[g] to the sum of the gsize values of group g of x (the

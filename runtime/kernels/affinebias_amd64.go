@@ -25,7 +25,7 @@ func groupSumsFast(x []float32, gsize int, out []float32) {
 }
 
 //go:noescape
-func prefetchT1(p unsafe.Pointer, n int)
+func prefetchRowsT1(p unsafe.Pointer, rows, n, stride int)
 
 //go:noescape
 func affineBias16AVX2(b *uint16, xsum *float32, groups, nblk int, out *float32)
@@ -61,7 +61,7 @@ func init() {
 		affineBias16Kern = biasFMA(affineBias16AVX2)
 		affineBias16x4 = bias16x4
 	}
-	prefetch = prefetchT1
+	prefetchRows = prefetchRowsT1
 	if cpu.X86.HasAVX {
 		groupSums = groupSumsFast
 	}

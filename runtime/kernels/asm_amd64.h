@@ -67,3 +67,19 @@
 	VFMADD231PS 32(DX), Y3, Y1 \
 	ADDQ $8, SI \
 	ADDQ $64, DX
+
+// VNNIARGS loads the arguments of a tile kernel, func(w, x *byte, np,
+// xstride int, out *float32, ostride int): SI weights, DI activations, CX
+// pairs, R9 xstride, R10 3*xstride, DX out, R8 ostride in bytes; and the
+// nibble mask in Y31.
+#define VNNIARGS \
+	MOVQ w+0(FP), SI \
+	MOVQ x+8(FP), DI \
+	MOVQ np+16(FP), CX \
+	MOVQ xstride+24(FP), R9 \
+	MOVQ out+32(FP), DX \
+	MOVQ ostride+40(FP), R8 \
+	SHLQ $2, R8 \
+	LEAQ (R9)(R9*2), R10 \
+	MOVL $0x0f0f0f0f, AX \
+	VPBROADCASTD AX, Y31

@@ -39,13 +39,13 @@ type impls struct {
 	affineRow4BF16 func(row []byte, x []float32, gsize int, sc, bi []uint16, xsum []float32) float32
 
 	// quantize converts one activation row to its 8-bit block form.
-	quantize [actQ8_KP + 1]func(dst []byte, src []float32)
+	quantize [actPairSum + 1]func(dst []byte, src []float32)
 	// qdot holds, per weight format, the dot products of one weight row with
 	// len(out) ≤ 4 quantized activation rows spaced xstride bytes apart.
 	qdot [MLXAffine + 1]func(w, x []byte, xstride int, out []float32)
 	// gemm holds, per weight format, the tile kernels of packed weights
 	// (none in the reference set).
-	gemm [MLXAffine + 1]gemmSet
+	gemm [layoutQ8x8 + 1]gemmSet
 	// half holds the tile kernels of F16 and BF16 weights (f16gemm.go);
 	// zero in the reference set.
 	half [2]halfSet
@@ -100,12 +100,13 @@ func newRefImpls() impls {
 		expShift: expShiftRef,
 
 		affineGroups: affineGroupsRef,
-		quantize: [actQ8_KP + 1]func([]byte, []float32){
-			actQ8_0:  quantizeQ8_0Ref,
-			actQ8_1:  quantizeQ8_1Ref,
-			actQ8_K:  quantizeQ8_KRef,
-			actPair:  quantizePairsRef,
-			actQ8_KP: quantizeKPRef,
+		quantize: [actPairSum + 1]func([]byte, []float32){
+			actQ8_0:    quantizeQ8_0Ref,
+			actQ8_1:    quantizeQ8_1Ref,
+			actQ8_K:    quantizeQ8_KRef,
+			actPair:    quantizePairsRef,
+			actPairSum: summedPairs(quantizePairsRef),
+			actQ8_KP:   quantizeKPRef,
 		},
 		qdot: [MLXAffine + 1]func(w, x []byte, xstride int, out []float32){
 			Q8_0: qdotQ8_0Ref,

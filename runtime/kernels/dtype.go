@@ -91,12 +91,13 @@ func (d DType) blockBytes() int {
 type actKind uint8
 
 const (
-	actF32   actKind = iota // float32 as given
-	actQ8_0                 // ggml block_q8_0
-	actQ8_1                 // ggml block_q8_1
-	actQ8_K                 // ggml block_q8_K
-	actPair                 // Q8_0 blocks in pairs, for the packed tile kernels
-	actQ8_KP                // Q8_K blocks reordered for the packed K-quant kernels (packk.go)
+	actF32     actKind = iota // float32 as given
+	actQ8_0                   // ggml block_q8_0
+	actQ8_1                   // ggml block_q8_1
+	actQ8_K                   // ggml block_q8_K
+	actPair                   // Q8_0 blocks in pairs, for the packed tile kernels
+	actQ8_KP                  // Q8_K blocks reordered for the packed K-quant kernels (packk.go)
+	actPairSum                // actPair with each block's correction summed, for the eight-row Q8_0 kernels (pack8.go)
 )
 
 func (d DType) act() actKind {
@@ -120,7 +121,7 @@ func (a actKind) rowBytes(cols int) int {
 		return cols / qk * q8_1
 	case actQ8_K:
 		return cols / qkK * q8K
-	case actPair:
+	case actPair, actPairSum:
 		return pairs(cols) * pairAct
 	case actQ8_KP:
 		return cols / qkK * kpAct

@@ -1,21 +1,36 @@
 package kernels
 
-// Tile matmuls of packed weights (pack.go) with activations quantized in
-// pairs of blocks (quantizePairsRef). A kernel computes one group of four
-// weight rows against four activation rows (four) or one (one), keeping
-// the sixteen or four sums in registers across the whole row: the weights
-// are read once per four activation rows, the activations once per four
-// weight rows. Both kernels do the same operations in the same order for
-// every (row, column) pair, so a result does not depend on which kernel, or
-// how many other rows, computed it.
+import "unsafe"
 
-// gemmKernel computes out[c*ostride+r] for the 4 rows r of the packed group
-// at w and the activation rows c (4 for gemmSet.four, 1 for gemmSet.one) at
-// x, xstride bytes apart, over np pairs of blocks; ostride counts floats.
+// Tile matmuls of packed weights (pack.go, pack8.go, packk.go) with
+// activations quantized in blocks (quantizePairsRef). A kernel computes one
+// group of weight rows (four, or eight for the Q8_0 layout of pack8.go)
+// against several activation rows (wide: gemmSet.cols of them) or one
+// (one), keeping the sums in registers across the whole row: the weights
+// are read once per tile of activation rows, the activations once per
+// group. The kernels of a layout do the same operations in the same order
+// for every (row, column) pair, so a result does not depend on which
+// kernel, or how many other rows, computed it.
+
+// gemmKernel computes out[c*ostride+r] for the rows r of the packed group
+// at w and the activation rows c (gemmSet.cols of them for wide, 1 for one)
+// at x, xstride bytes apart, over np pairs of blocks; ostride counts
+// floats.
 type gemmKernel func(w, x *byte, np, xstride int, out *float32, ostride int)
 
-// gemmSet is the tile kernels of one weight format; four may be nil.
-type gemmSet struct{ four, one gemmKernel }
+// gemmSet is the tile kernels of one packed layout; wide may be nil.
+type gemmSet struct {
+	wide, one gemmKernel
+	cols      int // activation rows of wide
+}
+
+// groupRows returns the weight rows of one packed group of m.
+func (m *Matrix) groupRows() int {
+	if m.layout == layoutQ8x8 {
+		return group8Rows
+	}
+	return groupRows
+}
 
 // packedFor reports whether a matmul of w with kernels k uses the packed
 // tile kernels.
@@ -23,36 +38,80 @@ func (w *Matrix) packedFor(k *impls) bool {
 	return w.packed != nil && k.gemm[w.layout].one != nil
 }
 
-// packedChunk computes output rows [r0, r1) (r0 a multiple of groupRows)
-// of a packed matrix for every activation row: activation rows in tiles of
-// four, each against every group of the chunk.
+// packedChunk computes output rows [r0, r1) (r0 a multiple of the group
+// rows) of a packed matrix for every activation row, in tiles of
+// gemmSet.cols activation rows (one for the last few).
+//
+// With few activation rows (a decode step) the weights come from memory
+// and are the bound: every tile meets a group right after the first, so a
+// group is read from memory once, and the groups prefetchGroups ahead are
+// asked for while the tiles compute, so that reading overlaps computing
+// (the hardware prefetcher alone does not run far enough ahead of a
+// stream of short matrix chunks). With many (a prompt chunk) every tile
+// meets the whole chunk of weights in turn, which stays in cache while the
+// activations stream past.
 func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 	j := &p.mm
 	w := pt.w
-	g := j.k.gemm[w.layout]
-	np, gb := pairs(w.Cols), w.groupBytes()
 	if w.affinePacked() {
 		prefetchAffineBias(w, r0, r1)
 	}
-	for i := 0; i < j.n; {
+	gr := w.groupRows()
+	cols := max(j.k.gemm[w.layout].cols, 1)
+	if j.n <= groupOuterRows {
+		gb := w.groupBytes()
+		g0, g1 := r0/gr, (r1+gr-1)/gr
+		prefetchRows(unsafe.Pointer(&w.packed[g0*gb]), 1, min(prefetchGroups, g1-g0)*gb, 0)
+		for g := g0; g < g1; g++ {
+			if g+prefetchGroups < g1 {
+				prefetchRows(unsafe.Pointer(&w.packed[(g+prefetchGroups)*gb]), 1, gb, 0)
+			}
+			p.packedTiles(s, pt, g*gr, min((g+1)*gr, r1), 0, j.n)
+		}
+	} else {
+		for i := 0; i < j.n; i += cols {
+			p.packedTiles(s, pt, r0, r1, i, min(i+cols, j.n))
+		}
+	}
+	if w.affinePacked() {
+		for i := 0; i < j.n; i += 4 {
+			p.addAffineBias(s, pt, r0, r1, i, min(i+4, j.n))
+		}
+	}
+}
+
+// groupOuterRows is the most activation rows for which packedChunk runs
+// every tile against a group before the next group; prefetchGroups is how
+// many groups ahead it asks for.
+const (
+	groupOuterRows = 16
+	prefetchGroups = 2
+)
+
+// packedTiles computes output rows [r0, r1) of a packed matrix for
+// activation rows [i0, i1): tiles of gemmSet.cols rows and then single
+// rows, each against every group of the range.
+func (p *Pool) packedTiles(s *workerScratch, pt *mmPart, r0, r1, i0, i1 int) {
+	j := &p.mm
+	w := pt.w
+	g := j.k.gemm[w.layout]
+	np, gb, gr := pairs(w.Cols), w.groupBytes(), w.groupRows()
+	for i := i0; i < i1; {
 		m, kern := 1, g.one
-		if g.four != nil && j.n-i >= 4 {
-			m, kern = 4, g.four
+		if g.wide != nil && i1-i >= g.cols {
+			m, kern = g.cols, g.wide
 		}
 		x := &j.xq[i*j.xstride]
-		for r := r0; r < r1; r += groupRows {
-			wg := &w.packed[r/groupRows*gb]
-			if r+groupRows <= w.Rows {
+		for r := r0; r < r1; r += gr {
+			wg := &w.packed[r/gr*gb]
+			if r+gr <= w.Rows {
 				kern(wg, x, np, j.xstride, &pt.out[i*w.Rows+r], w.Rows)
 				continue
 			}
-			kern(wg, x, np, j.xstride, &s.tile[0], groupRows)
+			kern(wg, x, np, j.xstride, &s.tile[0], gr)
 			for t := range m {
-				copy(pt.out[(i+t)*w.Rows+r:(i+t+1)*w.Rows], s.tile[t*groupRows:])
+				copy(pt.out[(i+t)*w.Rows+r:(i+t+1)*w.Rows], s.tile[t*gr:(t+1)*gr])
 			}
-		}
-		if w.affinePacked() {
-			p.addAffineBias(s, pt, r0, r1, i, i+m)
 		}
 		i += m
 	}

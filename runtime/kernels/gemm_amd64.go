@@ -33,8 +33,9 @@ var (
 		Q8_0: {one: gemm1Q8_0AVX2},
 	}
 	gemmVNNI = map[DType]gemmSet{
-		Q4_0: {four: gemm4Q4_0VNNI, one: gemm1Q4_0VNNI},
-		Q8_0: {four: gemm4Q8_0VNNI, one: gemm1Q8_0VNNI},
+		Q4_0:       {wide: gemm4Q4_0VNNI, one: gemm1Q4_0VNNI, cols: 4},
+		Q8_0:       {wide: gemm4Q8_0VNNI, one: gemm1Q8_0VNNI, cols: 4},
+		layoutQ8x8: {wide: gemm8x8Q8_0, one: gemm8x1Q8_0, cols: 8},
 	}
 )
 

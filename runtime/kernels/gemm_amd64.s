@@ -52,18 +52,6 @@ GLOBL transidx<>(SB), RODATA|NOPTR, $32
 // nibble mask. The four-column kernels use Y26–Y29 for the columns' scale
 // products and Y30 for the scale transposition instead.
 
-#define VNNIARGS \
-	MOVQ w+0(FP), SI \
-	MOVQ x+8(FP), DI \
-	MOVQ np+16(FP), CX \
-	MOVQ xstride+24(FP), R9 \
-	MOVQ out+32(FP), DX \
-	MOVQ ostride+40(FP), R8 \
-	SHLQ $2, R8 \
-	LEAQ (R9)(R9*2), R10 \
-	MOVL $0x0f0f0f0f, AX \
-	VPBROADCASTD AX, Y31
-
 #define VNNIPROLOGUE \
 	VNNIARGS \
 	VMOVDQU32 rowidx<>+0(SB), Y27 \

@@ -10,10 +10,13 @@ import (
 type packedCase struct{ rows, cols, n int }
 
 // packedCases covers partial groups of rows, odd block counts (a padded
-// pair) and activation counts around the four-column tiles.
+// pair) and activation counts around the four- and eight-column tiles,
+// with few activation rows (each group meets every tile in turn) and with
+// many (each tile meets the whole chunk).
 var packedCases = []packedCase{
 	{1, 32, 1}, {3, 64, 2}, {4, 96, 4}, {5, 160, 5}, {7, 32, 9},
 	{8, 288, 3}, {13, 320, 8}, {16, 576, 1}, {37, 512, 6},
+	{21, 576, 20}, {9, 64, 17},
 }
 
 // withKernels runs f with k as the kernels in use.

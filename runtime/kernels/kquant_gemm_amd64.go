@@ -25,8 +25,8 @@ func initGemmK(k *impls) {
 	if !hasVNNI {
 		return
 	}
-	k.gemm[Q4_K] = gemmSet{four: gemm4Q4_KVNNI, one: gemm1Q4_KVNNI}
-	k.gemm[Q6_K] = gemmSet{four: gemm4Q6_KVNNI, one: gemm1Q6_KVNNI}
+	k.gemm[Q4_K] = gemmSet{wide: gemm4Q4_KVNNI, one: gemm1Q4_KVNNI, cols: 4}
+	k.gemm[Q6_K] = gemmSet{wide: gemm4Q6_KVNNI, one: gemm1Q6_KVNNI, cols: 4}
 	k.quantize[actQ8_KP] = quantizeKPAVX512
 }
 

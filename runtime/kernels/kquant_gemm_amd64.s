@@ -19,17 +19,8 @@
 // column c in Y(4r+c)), Y31 the 0x0f bytes, Y30 the 0x30 bytes.
 
 #define PROLOGUE \
-	MOVQ w+0(FP), SI \
-	MOVQ x+8(FP), DI \
-	MOVQ np+16(FP), CX \
+	VNNIARGS \
 	SHRQ $2, CX \
-	MOVQ xstride+24(FP), R9 \
-	MOVQ out+32(FP), DX \
-	MOVQ ostride+40(FP), R8 \
-	SHLQ $2, R8 \
-	LEAQ (R9)(R9*2), R10 \
-	MOVL $0x0f0f0f0f, AX \
-	VPBROADCASTD AX, Y31 \
 	MOVL $0x30303030, AX \
 	VPBROADCASTD AX, Y30
 

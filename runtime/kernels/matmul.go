@@ -34,7 +34,7 @@ type matmulJob struct {
 // workerScratch is a worker's private memory, grown as needed.
 type workerScratch struct {
 	res    [4]float32
-	tile   [groupRows * 4]float32 // a tile of a group with padding rows
+	tile   [group8Rows * 8]float32 // a tile of a group with padding rows
 	row    []float32
 	gs     []float32 // MLXAffine per-group sums
 	sc, bi []float32 // MLXAffine scales and biases of one row
@@ -84,7 +84,7 @@ func (p *Pool) MatMuls(ws []*Matrix, x []float32, n int, outs [][]float32) {
 		pt := &j.parts[i]
 		*pt = mmPart{w: w, out: outs[i], rows: chunkRows(w.Rows, p.threads), first: chunks, packed: w.packedFor(k)}
 		if pt.packed {
-			unit := groupRows // whole packed groups
+			unit := w.groupRows() // whole packed groups
 			if w.affinePacked() {
 				unit = biasRows // whole bias blocks, which hold whole groups
 			}

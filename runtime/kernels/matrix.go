@@ -70,8 +70,11 @@ func NewMatrix(m Matrix) (*Matrix, error) {
 		m.Data = aligned(m.Data, m.Type)
 	}
 	m.layout = m.Type
+	if m.Type == Q8_0 && fastImpls.gemm[layoutQ8x8].one != nil {
+		m.layout = layoutQ8x8
+	}
 	switch {
-	case fastImpls.gemm[m.Type].one != nil:
+	case fastImpls.gemm[m.layout].one != nil:
 		m.pack()
 	case m.Type == MLXAffine && !affineInt8Off.Load():
 		m.packAffine()

@@ -52,6 +52,9 @@ func (m *Matrix) groupBytes() int {
 	if kb := kGroupBytes(m.layout); kb > 0 {
 		return m.Cols / qkK * kb
 	}
+	if m.layout == layoutQ8x8 {
+		return pairs(m.Cols) * pair8Bytes
+	}
 	return pairs(m.Cols) * (pairScale + groupRows*packRowBytes(m.layout))
 }
 
@@ -63,7 +66,11 @@ func (m *Matrix) pack() {
 		m.packK()
 		return
 	}
-	m.packed = make([]byte, (m.Rows+groupRows-1)/groupRows*m.groupBytes())
+	m.packed = make([]byte, (m.Rows+m.groupRows()-1)/m.groupRows()*m.groupBytes())
+	if m.layout == layoutQ8x8 {
+		m.packParallel(m.packGroups8)
+		return
+	}
 	m.packParallel(m.packGroups)
 }
 
@@ -76,14 +83,15 @@ func (m *Matrix) pack() {
 // holding both for a whole large matrix (a 150k-token embedding) would
 // raise the peak memory of loading by its size.
 func (m *Matrix) packParallel(fill func(g0, g1 int)) {
-	groups := (m.Rows + groupRows - 1) / groupRows
+	gr := m.groupRows()
+	groups := (m.Rows + gr - 1) / gr
 	parts := min(runtime.GOMAXPROCS(0), max(1, m.Rows*m.Cols/(1<<20)))
-	step := max(1, releaseStep/(groupRows*m.rowBytes()))
+	step := max(1, releaseStep/(gr*m.rowBytes()))
 	run := func(g0, g1 int) {
 		for g := g0; g < g1; g += step {
 			e := min(g+step, g1)
 			fill(g, e)
-			_, _ = mmap.Release(m.Data[g*groupRows*m.rowBytes() : min(e*groupRows, m.Rows)*m.rowBytes()])
+			_, _ = mmap.Release(m.Data[g*gr*m.rowBytes() : min(e*gr, m.Rows)*m.rowBytes()])
 		}
 	}
 	if parts == 1 {

@@ -32,6 +32,10 @@ func (m *Matrix) packedRow(r int, dst []float32) bool {
 		m.packedRowK(r, dst)
 		return true
 	}
+	if t == layoutQ8x8 {
+		m.packedRow8(r, dst)
+		return true
+	}
 	rb := packRowBytes(t)
 	if rb == 0 {
 		return false

@@ -74,6 +74,9 @@ func packedAct(t DType) actKind {
 	if kGroupBytes(t) > 0 {
 		return actQ8_KP
 	}
+	if t == layoutQ8x8 {
+		return actPairSum
+	}
 	return actPair
 }
 

@@ -53,6 +53,7 @@ func initQuantAVX2(k *impls) {
 	k.qdot[Q6_K] = qdotK4(qdotQ6_K4AVX2, qdotQ6_KAVX2, q6K)
 	k.quantize[actQ8_0] = quantQ8_0(quantQ8_0AVX2)
 	k.quantize[actPair] = quantPairs(quantPairsAVX2)
+	k.quantize[actPairSum] = summedPairs(k.quantize[actPair])
 	k.affineGroups = affineGroups4(affineGroups4AVX2)
 	k.affineRow4BF16 = affineRowBF16
 }

@@ -19,31 +19,36 @@ import (
 const tiledRows = 64
 
 // attnJob computes causal attention for the rows of a batch, split over the
-// pool as (head, row group) tasks: task t takes head t%heads and the rows
-// i ≡ t/heads (mod groups), so causal rows of growing length spread evenly.
+// pool as (unit, row group) tasks: task t takes unit t%units and the rows
+// i ≡ t/units (mod groups), so causal rows of growing length spread evenly.
+// A unit is one query head, or with enough rows to keep the threads busy,
+// the query heads that share a KV head: a task then reads each block of
+// keys and values from memory once for all of them, and the cache, read
+// whole by every step, is not fetched again per query head.
 type attnJob struct {
-	s      *State
-	groups int       // row groups per head for the largest batches
-	hd     int       // head size
-	scores []float32 // one context-long buffer per task
-	qr     []float32 // one head of rounded queries per task
-	half   []uint16  // one head of halves per task
-	fn     func(int) // a.task, bound once so runs do not allocate
+	s       *State
+	threads int
+	hd      int       // head size
+	scores  []float32 // one context-long buffer per task
+	qr      []float32 // one head of rounded queries per task
+	half    []uint16  // one head of halves per task
+	fn      func(int) // a.task, bound once so runs do not allocate
 
 	// The run under way.
 	b     *Batch
 	layer int
 	n     int   // rows in the batch
 	rows  []int // the rows to compute, nil for all n
-	g     int
-	tiled bool // float32 attention for every row (see tiledRows)
+	units int   // query heads, or KV heads when a task takes a KV head's query heads
+	per   int   // query heads per unit
+	g     int   // row groups
+	tiled bool  // float32 attention for every row (see tiledRows)
 }
 
 func (a *attnJob) init(s *State, threads int) {
-	heads := s.m.Config.Heads
-	a.s, a.hd = s, s.m.Config.HeadDim
-	a.groups = attnGroups(heads, threads)
-	tasks := heads * a.groups
+	c := s.m.Config
+	a.s, a.hd, a.threads = s, c.HeadDim, threads
+	tasks := max(c.Heads*attnGroups(c.Heads, threads), c.KVHeads*attnGroups(c.KVHeads, threads))
 	a.scores = make([]float32, tasks*s.ctx)
 	a.qr = make([]float32, tasks*a.hd)
 	a.half = make([]uint16, tasks*a.hd)
@@ -70,9 +75,15 @@ func (a *attnJob) run(b *Batch, li, n int, rows []int) {
 	if rows != nil {
 		count = len(rows)
 	}
-	a.b, a.layer, a.n, a.rows, a.g = b, li, n, rows, min(a.groups, count)
+	c := a.s.m.Config
+	a.b, a.layer, a.n, a.rows = b, li, n, rows
+	a.units, a.per = c.Heads, 1
+	if count >= 2*a.threads {
+		a.units, a.per = c.KVHeads, c.Heads/c.KVHeads
+	}
+	a.g = min(attnGroups(a.units, a.threads), count)
 	a.tiled = n >= tiledRows || mixed(b)
-	a.s.pool.Parallel(a.s.m.Config.Heads*a.g, a.fn)
+	a.s.pool.Parallel(a.units*a.g, a.fn)
 	a.b, a.rows = nil, nil
 }
 
@@ -87,18 +98,32 @@ func mixed(b *Batch) bool {
 }
 
 func (a *attnJob) task(t int) {
-	heads, hd := a.s.m.Config.Heads, a.hd
-	h, g := t%heads, t/heads
+	hd := a.hd
+	u, g := t%a.units, t/a.units
 	scores := a.scores[t*a.s.ctx : (t+1)*a.s.ctx]
 	qr, half := a.qr[t*hd:(t+1)*hd], a.half[t*hd:(t+1)*hd]
+	h0, h1 := u*a.per, (u+1)*a.per
+	count := a.n
 	if a.rows != nil {
-		for k := g; k < len(a.rows); k += a.g {
-			a.row(a.rows[k], h, scores, qr, half)
-		}
-		return
+		count = len(a.rows)
 	}
-	for i := g; i < a.n; i += a.g {
-		a.row(i, h, scores, qr, half)
+	row := func(k int) int {
+		if a.rows != nil {
+			return a.rows[k]
+		}
+		return k
+	}
+	if g < count {
+		a.prefetch(row(g), h0)
+	}
+	for k := g; k < count; k += a.g {
+		i := row(k)
+		if k+a.g < count {
+			a.prefetch(row(k+a.g), h0)
+		}
+		for h := h0; h < h1; h++ {
+			a.row(i, h, scores, qr, half)
+		}
 	}
 }
 
@@ -114,9 +139,8 @@ type span struct {
 	scale      float32
 }
 
-// row computes head h of row i: softmax(q·K/√d) over the visible positions,
-// then the weighted sum of V.
-func (a *attnJob) row(i, h int, scores, qr []float32, half []uint16) {
+// spanOf returns head h of row i.
+func (a *attnJob) spanOf(i, h int) span {
 	s, c := a.s, a.s.m.Config
 	hd, qd := a.hd, c.Heads*a.hd
 	pos, kc := a.b.Pos[i], a.b.Cache[i]
@@ -136,8 +160,15 @@ func (a *attnJob) row(i, h int, scores, qr []float32, half []uint16) {
 	if w := s.m.Layers[a.layer].Window; w > 0 {
 		sp.start = max(0, pos-w+1)
 	}
-	sc := scores[:pos+1-sp.start]
-	switch {
+	return sp
+}
+
+// row computes head h of row i: softmax(q·K/√d) over the visible positions,
+// then the weighted sum of V.
+func (a *attnJob) row(i, h int, scores, qr []float32, half []uint16) {
+	sp := a.spanOf(i, h)
+	sc := scores[:sp.end+1-sp.start]
+	switch kc := sp.kc; {
 	case kc.Type() == kvcache.F16 && !a.tiled:
 		sp.halfAccum(sc, qr, half)
 	case kc.Type() == kvcache.F16:
@@ -145,6 +176,26 @@ func (a *attnJob) row(i, h int, scores, qr []float32, half []uint16) {
 	default:
 		exact(&sp, sc, f32Block, kernels.ScoresF32, kernels.AccumF32)
 	}
+}
+
+// prefetch asks for the keys and values that head h of row i attends to
+// (those of its KV head), to be read from memory while the task computes
+// the row before it: a decode step's rows attend to blocks that the
+// weights streamed past since the last step have pushed out of the cache.
+func (a *attnJob) prefetch(i, h int) {
+	sp := a.spanOf(i, h)
+	sp.blocks(func(bi, lo, hi int) {
+		k16, k32 := sp.kc.KeyBlock(sp.layer, sp.kvh, bi)
+		v16, v32 := sp.kc.ValueBlock(sp.layer, bi)
+		lo, hi = lo-bi*sp.bs, hi-bi*sp.bs
+		if k16 != nil {
+			kernels.PrefetchRows(k16[lo:], a.hd, hi-lo, sp.bs)
+			kernels.PrefetchRows(v16[lo*sp.dim+sp.kvo:], hi-lo, a.hd, sp.dim)
+			return
+		}
+		kernels.PrefetchRows(k32[lo:], a.hd, hi-lo, sp.bs)
+		kernels.PrefetchRows(v32[lo*sp.dim+sp.kvo:], hi-lo, a.hd, sp.dim)
+	})
 }
 
 // f16Block and f32Block return the keys of KV head kvh and the values of
