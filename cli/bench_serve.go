@@ -20,7 +20,7 @@ type benchServeOptions struct {
 	maxTokens, promptTokens int
 	seed, turns             int
 	temperature, topP       float64
-	timeout                 time.Duration
+	timeout, wait           time.Duration
 	json, chat, allowEOS    bool
 }
 
@@ -45,7 +45,11 @@ that every request generates exactly that many. With --turns, each request
 is a conversation: every later turn sends the conversation so far, the
 last answer and a new question, as chat clients do; the report then gives
 the time to first token of first and of later turns, and the share of
-later prompts that the server reports as cached.`,
+later prompts that the server reports as cached.
+
+Without --model, it asks GET /v1/models for the first model, waiting up to
+--wait while the server is not up yet or lists none (mlx serve answers
+before its model is loaded), so that it can start with the server.`,
 		Example: `  mlx serve model.gguf --parallel 8 &
   mlx bench serve --concurrency 8 --requests 32 --max-tokens 128
   mlx bench serve --url http://127.0.0.1:8081 --model m --concurrency 1 --requests 4 --json`,
@@ -77,6 +81,7 @@ later prompts that the server reports as cached.`,
 	f.Float64Var(&o.temperature, "temperature", 0, "sampling temperature of the requests (0: greedy)")
 	f.Float64Var(&o.topP, "top-p", 1, "nucleus sampling probability of the requests (1: off)")
 	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "time limit of one request")
+	f.DurationVar(&o.wait, "wait", time.Minute, "how long to wait for the server to list a model (without --model)")
 	f.BoolVar(&o.chat, "chat", false, "use /v1/chat/completions instead of /v1/completions")
 	f.BoolVar(&o.allowEOS, "allow-eos", false, "let requests stop at end-of-sequence (no ignore_eos)")
 	f.BoolVar(&o.json, "json", false, "print the report as JSON")
@@ -122,16 +127,39 @@ func runBenchServe(ctx context.Context, o benchServeOptions) (*loadReport, error
 	return summarize(o, results, time.Since(start)), nil
 }
 
-// firstModel asks the server for its models and returns the first id.
+// firstModel returns the id of the first model the server lists, asking
+// again every modelPoll until --wait has passed while it cannot be reached
+// or lists none: a server that is still loading its model.
 func firstModel(ctx context.Context, client *http.Client, o benchServeOptions) (string, error) {
+	deadline := time.Now().Add(o.wait)
+	for {
+		id, retry, err := listFirstModel(ctx, client, o)
+		if err == nil || !retry || time.Now().Add(modelPoll).After(deadline) {
+			return id, err
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(modelPoll):
+		}
+	}
+}
+
+// modelPoll is how often firstModel asks again.
+const modelPoll = 200 * time.Millisecond
+
+// listFirstModel asks the server for its models once and returns the
+// first id; retry tells whether asking again may succeed (no connection,
+// an empty list, a server error).
+func listFirstModel(ctx context.Context, client *http.Client, o benchServeOptions) (id string, retry bool, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, o.url+"/v1/models", nil)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	authorize(req, o.apiKey)
 	resp, err := client.Do(req)
 	if err != nil {
-		return "", fmt.Errorf("listing the models of %s: %w", o.url, err)
+		return "", ctx.Err() == nil, fmt.Errorf("listing the models of %s: %w", o.url, err)
 	}
 	defer resp.Body.Close()
 	var list struct {
@@ -140,9 +168,10 @@ func firstModel(ctx context.Context, client *http.Client, o benchServeOptions) (
 		} `json:"data"`
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&list); err != nil || len(list.Data) == 0 {
-		return "", fmt.Errorf("%s/v1/models names no model (status %d); pass --model", o.url, resp.StatusCode)
+		retry := resp.StatusCode == http.StatusOK || resp.StatusCode >= 500
+		return "", retry, fmt.Errorf("%s/v1/models names no model (status %d); pass --model", o.url, resp.StatusCode)
 	}
-	return list.Data[0].ID, nil
+	return list.Data[0].ID, false, nil
 }
 
 func authorize(req *http.Request, key string) {

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -113,5 +117,42 @@ func TestCovered(t *testing.T) {
 		if got := covered(tt.spans); got != tt.want {
 			t.Errorf("%s: covered = %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestBenchServeWaitsForModel asks a server that lists no model for its
+// first few answers, as mlx serve does while it loads one: the load tool
+// waits for the model within --wait, gives up after it, and does not wait
+// on an answer that will not change (404).
+func TestBenchServeWaitsForModel(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch n := calls.Add(1); {
+		case r.URL.Path != "/v1/models":
+			http.NotFound(w, r)
+		case n <= 3:
+			fmt.Fprint(w, `{"object":"list","data":[]}`)
+		default:
+			fmt.Fprint(w, `{"object":"list","data":[{"id":"loaded-model"}]}`)
+		}
+	}))
+	defer srv.Close()
+	client := srv.Client()
+	o := benchServeOptions{url: srv.URL, wait: 10 * time.Second}
+	id, err := firstModel(context.Background(), client, o)
+	if err != nil || id != "loaded-model" || calls.Load() != 4 {
+		t.Errorf("firstModel = %q, %v after %d calls; want loaded-model after 4", id, err, calls.Load())
+	}
+
+	calls.Store(0)
+	o.wait = 0
+	if id, err := firstModel(context.Background(), client, o); err == nil || calls.Load() != 1 {
+		t.Errorf("with no wait: %q, %v after %d calls; want an error after 1", id, err, calls.Load())
+	}
+
+	calls.Store(0)
+	o.url, o.wait = srv.URL+"/elsewhere", 10*time.Second
+	if id, err := firstModel(context.Background(), client, o); err == nil || !strings.Contains(err.Error(), "404") || calls.Load() != 1 {
+		t.Errorf("on a 404: %q, %v after %d calls; want an error naming 404 after 1", id, err, calls.Load())
 	}
 }
