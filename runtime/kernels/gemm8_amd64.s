@@ -3,6 +3,8 @@
 #include "textflag.h"
 #include "asm_amd64.h"
 
+#define pair8 544
+
 // Tile kernels of Q8_0 weights packed eight rows to a group (pack8.go)
 // times activations in pairs of Q8_0 blocks whose corrections are summed
 // per block (actPairSum). For every block of a pair, the eight weight
@@ -16,7 +18,9 @@
 // sums: a column's eight rows are one vector of the output.
 
 // Registers: SI weights, DI activations of column 0, R12 of column 4, R9
-// xstride, R10 3*xstride, CX pairs left, DX out, R8 ostride in bytes.
+// xstride, R10 3*xstride, CX pairs left, DX out, R8 ostride in bytes, R11
+// the bytes of a group (the eight-column kernel's prefetch distance), R13
+// zero.
 // Y0–Y7 the columns' sums, Y8–Y15 the columns' block integers, Y16 the
 // block's row scales, Y17 a scale product, Y18–Y25 the block's weights.
 
@@ -66,11 +70,28 @@
 	BLK(R12, R9*2, Y14, Y6) \
 	BLK(R12, R10*1, Y15, Y7)
 
+// PF8 asks for the pair at the same place of the next group (R11 bytes
+// on) while this one computes: spread over the loop, so that a decode
+// step's weights stream from memory steadily, on top of what packedChunk
+// asks for a group ahead.
+#define PF8 \
+	PREFETCHT0 (SI)(R11*1) \
+	PREFETCHT0 64(SI)(R11*1) \
+	PREFETCHT0 128(SI)(R11*1) \
+	PREFETCHT0 192(SI)(R11*1) \
+	PREFETCHT0 256(SI)(R11*1) \
+	PREFETCHT0 320(SI)(R11*1) \
+	PREFETCHT0 384(SI)(R11*1) \
+	PREFETCHT0 448(SI)(R11*1) \
+	PREFETCHT0 512(SI)(R11*1)
+
 // func gemm8x8Q8_0(w, x *byte, np, xstride int, out *float32, ostride int)
 // Rows 0–7 of a packed group times activation columns 0–7.
 TEXT ·gemm8x8Q8_0(SB), NOSPLIT, $0-48
 	ARGS8
 	XORQ R13, R13
+	MOVQ CX, R11
+	IMULQ $pair8, R11
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -81,13 +102,14 @@ TEXT ·gemm8x8Q8_0(SB), NOSPLIT, $0-48
 	VXORPS Y7, Y7, Y7
 
 g8loop:
+	PF8
 	VCVTPH2PS (SI), Y16
 	WBLOCK(32)
 	COLS8(BLOCKA)
 	VCVTPH2PS 16(SI), Y16
 	WBLOCK(288)
 	COLS8(BLOCKB)
-	ADDQ $544, SI
+	ADDQ $pair8, SI
 	SUBQ $-128, DI
 	SUBQ $-128, R12
 	DECQ CX
@@ -142,7 +164,7 @@ g1loop:
 	VCVTPH2PS 16(SI), Y16
 	WBLOCK(288)
 	BCOL1(16, 20, 24, 28, 48, 52, 56, 60, 112, 80)
-	ADDQ $544, SI
+	ADDQ $pair8, SI
 	SUBQ $-128, DI
 	DECQ CX
 	JNZ  g1loop
@@ -150,3 +172,4 @@ g1loop:
 	VMOVUPS Y0, (DX)
 	VZEROUPPER
 	RET
+
