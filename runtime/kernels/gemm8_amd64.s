@@ -19,9 +19,7 @@
 
 // Registers: SI weights, DI activations of column 0, R12 of column 4, R9
 // xstride, R10 3*xstride, CX pairs left, DX out, R8 ostride in bytes, R11
-// the bytes of a group (the prefetch distance), R13
-// zero.
-// Y0–Y7 the columns' sums, Y8–Y15 the columns' block integers, Y16 the
+// the bytes of a group (the prefetch distance), R13 zero. Y0–Y7 the columns' sums, Y8–Y15 the columns' block integers, Y16 the
 // block's row scales, Y17 a scale product, Y18–Y25 the block's weights.
 
 #define ARGS8 \
