@@ -43,6 +43,7 @@ type attnJob struct {
 	per   int   // query heads per unit
 	g     int   // row groups
 	tiled bool  // float32 attention for every row (see tiledRows)
+	mixed bool  // rows of several sequences: prefetch each row's keys and values
 }
 
 func (a *attnJob) init(s *State, threads int) {
@@ -82,7 +83,8 @@ func (a *attnJob) run(b *Batch, li, n int, rows []int) {
 		a.units, a.per = c.KVHeads, c.Heads/c.KVHeads
 	}
 	a.g = min(attnGroups(a.units, a.threads), count)
-	a.tiled = n >= tiledRows || mixed(b)
+	a.mixed = mixed(b)
+	a.tiled = n >= tiledRows || a.mixed
 	a.s.pool.Parallel(a.units*a.g, a.fn)
 	a.b, a.rows = nil, nil
 }
@@ -113,12 +115,12 @@ func (a *attnJob) task(t int) {
 		}
 		return k
 	}
-	if g < count {
+	if a.mixed && g < count {
 		a.prefetch(row(g), h0)
 	}
 	for k := g; k < count; k += a.g {
 		i := row(k)
-		if k+a.g < count {
+		if a.mixed && k+a.g < count {
 			a.prefetch(row(k+a.g), h0)
 		}
 		for h := h0; h < h1; h++ {
@@ -180,8 +182,10 @@ func (a *attnJob) row(i, h int, scores, qr []float32, half []uint16) {
 
 // prefetch asks for the keys and values that head h of row i attends to
 // (those of its KV head), to be read from memory while the task computes
-// the row before it: a decode step's rows attend to blocks that the
-// weights streamed past since the last step have pushed out of the cache.
+// the row before it. Only for rows of several sequences: a decode step's
+// rows attend to blocks that the weights streamed past since the last
+// step have pushed out of the cache, while the rows of one prompt share
+// blocks that are already there.
 func (a *attnJob) prefetch(i, h int) {
 	sp := a.spanOf(i, h)
 	sp.blocks(func(bi, lo, hi int) {
