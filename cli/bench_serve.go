@@ -18,6 +18,7 @@ type benchServeOptions struct {
 	url, model, apiKey      string
 	concurrency, requests   int
 	maxTokens, promptTokens int
+	questionTokens          int // of every later turn; 0: promptTokens/4 + 1
 	seed, turns             int
 	temperature, topP       float64
 	timeout, wait           time.Duration
@@ -43,7 +44,8 @@ than a few leading tokens, and a second run with the same seed repeats
 the same prompts) and asks for --max-tokens tokens with ignore_eos, so
 that every request generates exactly that many. With --turns, each request
 is a conversation: every later turn sends the conversation so far, the
-last answer and a new question, as chat clients do; the report then gives
+last answer and a new question (of about --question-tokens), as chat
+clients do; the report then gives
 the time to first token of first and of later turns, and the share of
 later prompts that the server reports as cached.
 
@@ -76,6 +78,7 @@ before its model is loaded), so that it can start with the server.`,
 	f.IntVarP(&o.requests, "requests", "n", 32, "completions to run in all")
 	f.IntVar(&o.maxTokens, "max-tokens", 128, "tokens each request generates")
 	f.IntVar(&o.promptTokens, "prompt-tokens", 64, "approximate prompt length in tokens")
+	f.IntVar(&o.questionTokens, "question-tokens", 0, "approximate length of the new question of every later turn (default: a quarter of --prompt-tokens)")
 	f.IntVar(&o.seed, "seed", 1, "seed of the prompts' words")
 	f.IntVar(&o.turns, "turns", 1, "turns of each request: every turn after the first resends the conversation with the answer and a new question")
 	f.Float64Var(&o.temperature, "temperature", 0, "sampling temperature of the requests (0: greedy)")
@@ -90,8 +93,11 @@ before its model is loaded), so that it can start with the server.`,
 
 // runBenchServe runs the load and summarises it.
 func runBenchServe(ctx context.Context, o benchServeOptions) (*loadReport, error) {
-	if o.concurrency < 1 || o.requests < 1 || o.maxTokens < 1 || o.promptTokens < 1 || o.turns < 1 {
-		return nil, fmt.Errorf("--concurrency, --requests, --turns, --max-tokens and --prompt-tokens must be at least 1")
+	if o.concurrency < 1 || o.requests < 1 || o.maxTokens < 1 || o.promptTokens < 1 || o.turns < 1 || o.questionTokens < 0 {
+		return nil, fmt.Errorf("--concurrency, --requests, --turns, --max-tokens and --prompt-tokens must be at least 1, --question-tokens at least 0")
+	}
+	if o.questionTokens == 0 {
+		o.questionTokens = o.promptTokens/4 + 1
 	}
 	if o.temperature < 0 || o.topP < 0 || o.topP > 1 {
 		return nil, fmt.Errorf("--temperature %g must be at least 0 and --top-p %g in [0, 1]", o.temperature, o.topP)

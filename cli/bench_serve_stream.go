@@ -131,7 +131,7 @@ func runConversation(ctx context.Context, client *http.Client, o benchServeOptio
 			}
 			return
 		}
-		c.next(results[t].text, o.seed+t+1, o.promptTokens/4+1)
+		c.next(results[t].text, o.seed+t+1, o.questionTokens)
 	}
 }
 

@@ -69,6 +69,13 @@ func TestBenchServeTurns(t *testing.T) {
 			t.Errorf("printed report:\n%s", text.String())
 		}
 	}
+	// A short new question: the later turns are almost all the shared
+	// conversation, and found in the cache.
+	o := benchServeOptions{url: s.url, concurrency: 1, requests: 1, maxTokens: 8, promptTokens: 180, questionTokens: 2, seed: 4, turns: 2, timeout: time.Minute}
+	rep, err := runBenchServe(context.Background(), o)
+	if err != nil || rep.Errors != 0 || rep.LaterTurnsCachedPc < 90 {
+		t.Errorf("--question-tokens 2: report %+v, %v; want later turns at least 90%% cached", rep, err)
+	}
 }
 
 // TestBenchServeCountsRefusals loads a server whose queue is smaller than
