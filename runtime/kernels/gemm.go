@@ -44,12 +44,14 @@ func (w *Matrix) packedFor(k *impls) bool {
 //
 // With few activation rows (a decode step) the weights come from memory
 // and are the bound: every tile meets a group right after the first, so a
-// group is read from memory once, and the groups prefetchBytes ahead are
-// asked for while the tiles compute, so that reading overlaps computing
-// (the hardware prefetcher alone does not run far enough ahead of a
-// stream of short matrix chunks). With many (a prompt chunk) every tile
-// meets the whole chunk of weights in turn, which stays in cache while the
-// activations stream past.
+// group is read from memory once. For the eight-row Q8_0 layout, whose
+// kernels also ask for the next group as they go, the first prefetchBytes
+// of the group ahead are asked for while the tiles compute, so that
+// reading overlaps computing (the hardware prefetcher alone does not run
+// far enough ahead); the four-row layouts measured no faster with it
+// (Llama-3.2-1B Q4_0 decode 15 % slower). With many activation rows (a
+// prompt chunk) every tile meets the whole chunk of weights in turn, which
+// stays in cache while the activations stream past.
 func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 	j := &p.mm
 	w := pt.w
@@ -61,10 +63,13 @@ func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 	if j.n <= groupOuterRows {
 		gb := w.groupBytes()
 		g0, g1, ahead := r0/gr, (r1+gr-1)/gr, max(1, prefetchBytes/gb)
-		prefetchRows(unsafe.Pointer(&w.packed[g0*gb]), 1, min(ahead, g1-g0)*gb, 0)
+		stream := w.layout == layoutQ8x8
+		if stream {
+			prefetchRows(unsafe.Pointer(&w.packed[g0*gb]), 1, min(min(ahead, g1-g0)*gb, prefetchBytes), 0)
+		}
 		for g := g0; g < g1; g++ {
-			if g+ahead < g1 {
-				prefetchRows(unsafe.Pointer(&w.packed[(g+ahead)*gb]), 1, gb, 0)
+			if stream && g+ahead < g1 {
+				prefetchRows(unsafe.Pointer(&w.packed[(g+ahead)*gb]), 1, min(gb, prefetchBytes), 0)
 			}
 			p.packedTiles(s, pt, g*gr, min((g+1)*gr, r1), 0, j.n)
 		}
@@ -81,9 +86,9 @@ func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 }
 
 // groupOuterRows is the most activation rows for which packedChunk runs
-// every tile against a group before the next group; it asks for the
-// groups about prefetchBytes ahead (measured best on SmolLM2-135M's
-// 576-column matrices: two four-row Q8_0 groups, one eight-row group).
+// every tile against a group before the next group; it asks for up to
+// prefetchBytes of the eight-row group about that far ahead (measured best
+// on SmolLM2-135M's 576-column matrices).
 const (
 	groupOuterRows = 16
 	prefetchBytes  = 5 << 10
