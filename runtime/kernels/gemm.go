@@ -22,6 +22,12 @@ type gemmKernel func(w, x *byte, np, xstride int, out *float32, ostride int)
 type gemmSet struct {
 	wide, one gemmKernel
 	cols      int // activation rows of wide
+	// stream: the kernels ask for the next group's weights as they go,
+	// and a decode step streams the matrix in long chunks with the group
+	// ahead asked for too (packedChunk, streamChunkRows). The four-row
+	// layouts measured no faster that way (Llama-3.2-1B Q4_0 decode 15 %
+	// slower).
+	stream bool
 }
 
 // groupRows returns the weight rows of one packed group of m.
@@ -44,12 +50,10 @@ func (w *Matrix) packedFor(k *impls) bool {
 //
 // With few activation rows (a decode step) the weights come from memory
 // and are the bound: every tile meets a group right after the first, so a
-// group is read from memory once. For the eight-row Q8_0 layout, whose
-// kernels also ask for the next group as they go, the first prefetchBytes
-// of the group ahead are asked for while the tiles compute, so that
-// reading overlaps computing (the hardware prefetcher alone does not run
-// far enough ahead); the four-row layouts measured no faster with it
-// (Llama-3.2-1B Q4_0 decode 15 % slower). With many activation rows (a
+// group is read from memory once. For kernels that stream (gemmSet.stream)
+// the first prefetchBytes of the group ahead are asked for while the tiles
+// compute, so that reading overlaps computing (the hardware prefetcher
+// alone does not run far enough ahead). With many activation rows (a
 // prompt chunk) every tile meets the whole chunk of weights in turn, which
 // stays in cache while the activations stream past.
 func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
@@ -63,7 +67,7 @@ func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 	if j.n <= groupOuterRows {
 		gb := w.groupBytes()
 		g0, g1, ahead := r0/gr, (r1+gr-1)/gr, max(1, prefetchBytes/gb)
-		stream := w.layout == layoutQ8x8
+		stream := j.k.gemm[w.layout].stream
 		if stream {
 			prefetchRows(unsafe.Pointer(&w.packed[g0*gb]), 1, min(min(ahead, g1-g0)*gb, prefetchBytes), 0)
 		}

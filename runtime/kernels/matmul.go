@@ -83,7 +83,7 @@ func (p *Pool) MatMuls(ws []*Matrix, x []float32, n int, outs [][]float32) {
 	for i, w := range ws {
 		pt := &j.parts[i]
 		*pt = mmPart{w: w, out: outs[i], rows: chunkRows(w.Rows, p.threads), first: chunks, packed: w.packedFor(k)}
-		if pt.packed && n <= groupOuterRows && w.layout == layoutQ8x8 {
+		if pt.packed && n <= groupOuterRows && k.gemm[w.layout].stream {
 			pt.rows = streamChunkRows(w.Rows, p.threads)
 		}
 		if pt.packed {
@@ -129,9 +129,9 @@ func chunkRows(rows, threads int) int {
 	return min(max(c, 4), 64)
 }
 
-// streamChunkRows picks the rows per chunk of an eight-row Q8_0 matrix with
-// few activation rows (packedChunk streams its groups, which the kernels
-// prefetch as they go): about four chunks per thread, at most 512 rows. Each chunk restarts the stream of weights from
+// streamChunkRows picks the rows per chunk of a packed matrix whose kernels
+// stream (gemmSet.stream) with few activation rows: about four chunks per
+// thread, at most 512 rows. Each chunk restarts the stream of weights from
 // memory and its prefetches, so fewer, longer chunks read faster
 // (Llama-3.2-1B Q8_0 tg64, alternating: 28.6 / 28.1 / 22.9 t/s against
 // 24.9 / 24.3 / 20.9 with 64-row chunks).

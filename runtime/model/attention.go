@@ -39,6 +39,7 @@ type attnJob struct {
 	layer int
 	n     int   // rows in the batch
 	rows  []int // the rows to compute, nil for all n
+	count int   // len(rows), or n
 	units int   // query heads, or KV heads when a task takes a KV head's query heads
 	per   int   // query heads per unit
 	g     int   // row groups
@@ -77,7 +78,7 @@ func (a *attnJob) run(b *Batch, li, n int, rows []int) {
 		count = len(rows)
 	}
 	c := a.s.m.Config
-	a.b, a.layer, a.n, a.rows = b, li, n, rows
+	a.b, a.layer, a.n, a.rows, a.count = b, li, n, rows, count
 	a.units, a.per = c.Heads, 1
 	if count >= 2*a.threads {
 		a.units, a.per = c.KVHeads, c.Heads/c.KVHeads
@@ -105,10 +106,7 @@ func (a *attnJob) task(t int) {
 	scores := a.scores[t*a.s.ctx : (t+1)*a.s.ctx]
 	qr, half := a.qr[t*hd:(t+1)*hd], a.half[t*hd:(t+1)*hd]
 	h0, h1 := u*a.per, (u+1)*a.per
-	count := a.n
-	if a.rows != nil {
-		count = len(a.rows)
-	}
+	count := a.count
 	row := func(k int) int {
 		if a.rows != nil {
 			return a.rows[k]
