@@ -51,10 +51,13 @@ func (m *model) applyMarkdown(msg markdownMsg) {
 }
 
 // renderMarkdown renders texts with glamour; a text glamour fails on stays
-// out of the result and is shown as plain text.
+// out of the result and is shown as plain text. A single newline inside a
+// paragraph stays a line break, as chat apps show it: models write poems,
+// addresses and JSON one item a line without markdown's two trailing spaces.
 func renderMarkdown(style string, profile termenv.Profile, width int, texts map[int]string) map[int]string {
 	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithColorProfile(profile),
-		glamour.WithWordWrap(max(width-2*len(margin), minWidth)))
+		glamour.WithWordWrap(max(width-2*len(margin), minWidth)),
+		glamour.WithPreservedNewLines())
 	if err != nil {
 		return nil
 	}
