@@ -17,12 +17,7 @@ type markdownMsg struct {
 // markdownCmd renders the answers of entries as markdown at the current
 // width, in a Cmd: glamour is too slow for Update.
 func (m *model) markdownCmd(entries []*entry) tea.Cmd {
-	texts := make(map[int]string, len(entries))
-	for _, e := range entries {
-		if e.kind == entryAnswer && e.text != "" {
-			texts[e.id] = e.text
-		}
-	}
+	texts := answerTexts(entries, -1)
 	if len(texts) == 0 {
 		return nil
 	}
@@ -30,6 +25,18 @@ func (m *model) markdownCmd(entries []*entry) tea.Cmd {
 	return safeCmd("markdown", func() tea.Msg {
 		return markdownMsg{width: width, out: renderMarkdown(style, profile, width, texts)}
 	})
+}
+
+// answerTexts returns the texts of the answers among entries, by id,
+// leaving out those already rendered at width.
+func answerTexts(entries []*entry, width int) map[int]string {
+	texts := make(map[int]string, len(entries))
+	for _, e := range entries {
+		if e.kind == entryAnswer && e.text != "" && e.mdWidth != width {
+			texts[e.id] = e.text
+		}
+	}
+	return texts
 }
 
 // renderAllMarkdown renders every answer again, after a resize.

@@ -31,7 +31,8 @@ type InfoField struct {
 const stopWait = 5 * time.Second
 
 // Run runs the chat until the person leaves (/bye, Ctrl+D, Ctrl+C twice)
-// or ctx ends, then restores the terminal. An answer still being generated
+// or ctx ends, then restores the terminal and writes the conversation to
+// its normal screen, where it stays in the scrollback. An answer still being generated
 // is stopped, and Run waits for gen to return from it. A panic in the
 // program is returned as an *Error.
 func Run(ctx context.Context, gen Generator, opt Options) error {
@@ -51,8 +52,12 @@ func Run(ctx context.Context, gen Generator, opt Options) error {
 		tea.WithAltScreen(), tea.WithMouseCellMotion())
 	final, err := p.Run()
 	cancel()
-	if fm, ok := final.(*model); ok && fm.stream != nil {
+	fm, ok := final.(*model)
+	if ok && fm.stream != nil {
 		fm.stream.wait(stopWait)
+	}
+	if ok && !errors.Is(err, tea.ErrProgramPanic) {
+		io.WriteString(out, fm.scrollback())
 	}
 	switch {
 	case err == nil, errors.Is(err, tea.ErrInterrupted):

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // syncBuffer is a bytes.Buffer safe for the program's writer goroutine.
@@ -31,18 +33,22 @@ func (s *syncBuffer) String() string {
 }
 
 // TestRunRestoresTerminal runs the whole program on a pipe and checks that
-// every way out leaves the alternate screen and shows the cursor again.
+// every way out leaves the alternate screen and shows the cursor again,
+// then leaves the conversation on the normal screen.
 func TestRunRestoresTerminal(t *testing.T) {
 	tests := []struct {
 		name string
 		keys []string // written one after the other, waiting for the answer between
 		gen  *fakeGen
-		ctx  bool // end by cancelling the context instead
+		ctx  bool     // end by cancelling the context instead
+		left []string // lines left on the normal screen
 	}{
-		{"bye", []string{"hello\r", "/bye\r"}, &fakeGen{deltas: []string{"hi"}}, false},
-		{"ctrl+d", []string{"\x04"}, &fakeGen{}, false},
-		{"ctrl+c twice", []string{"\x03", "\x03"}, &fakeGen{}, false},
-		{"context ends during an answer", []string{"tell me more\r"}, &fakeGen{deltas: []string{"and"}, block: true}, true},
+		{"bye", []string{"hello\r", "/bye\r"}, &fakeGen{deltas: strings.SplitAfter(haiku, " ")}, false,
+			append([]string{">>> hello"}, strings.Split(haiku, "\n")...)},
+		{"ctrl+d", []string{"\x04"}, &fakeGen{}, false, nil},
+		{"ctrl+c twice", []string{"\x03", "\x03"}, &fakeGen{}, false, nil},
+		{"context ends during an answer", []string{"tell me more\r"}, &fakeGen{deltas: []string{"and"}, block: true}, true,
+			[]string{">>> tell me more", "and"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -81,8 +87,21 @@ func TestRunRestoresTerminal(t *testing.T) {
 					t.Errorf("the output lacks %q", seq)
 				}
 			}
-			if i, j := strings.LastIndex(screen, "\x1b[?1049l"), strings.LastIndex(screen, "\x1b[?1049h"); i < j {
-				t.Errorf("the alternate screen was entered after it was left")
+			i, j := strings.LastIndex(screen, "\x1b[?1049l"), strings.LastIndex(screen, "\x1b[?1049h")
+			if i < j {
+				t.Fatalf("the alternate screen was entered after it was left")
+			}
+			after := strings.Split(ansi.Strip(screen[i:]), "\n")
+			for k := range after {
+				after[k] = strings.TrimSpace(after[k])
+			}
+			for _, l := range tc.left {
+				if !slices.Contains(after, l) {
+					t.Errorf("no line %q on the normal screen after the chat:\n%s", l, strings.Join(after, "\n"))
+				}
+			}
+			if len(tc.left) == 0 && strings.TrimSpace(strings.Join(after, "")) != "" {
+				t.Errorf("an empty chat left %q on the normal screen", after)
 			}
 		})
 	}
