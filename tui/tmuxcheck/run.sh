@@ -7,8 +7,11 @@
 # exits with status 0, and the terminal is restored (main screen, cursor
 # shown, mouse reporting off, cooked mode).
 #
-# The fixture model has random weights, so the answers are nonsense: the
-# checks are on the structure of the screen, not on the words.
+# The fixture model has random weights, so its answers are nonsense: those
+# checks are on the structure of the screen, not on the words. A second
+# part runs the same chat with a scripted model (main.go here) whose
+# answers are known: a haiku shows on three lines, and the conversation
+# stays on the screen after /bye.
 #
 # Usage: tui/tmuxcheck/run.sh [MODEL]
 #   MODEL      default: $MLX_TESTDATA/gguf/llama-tiny-Q8_0.gguf
@@ -127,6 +130,7 @@ say "/bye"
 wait_for "mlx-exit=" 10
 screen | grep -qx "mlx-exit=0" || fail "mlx exited with a non-zero status"
 screen | grep -qF "ctrl+t reasoning" && fail "the chat is still on the screen after exit"
+screen | grep -qF "Loaded 4 messages from" || fail "the conversation did not stay on the screen after exit"
 [ "$(t display -p -t "$pane" '#{alternate_on}')" = 0 ] || fail "the alternate screen is still on"
 [ "$(t display -p -t "$pane" '#{cursor_flag}')" = 1 ] || fail "the cursor is still hidden"
 [ "$(t display -p -t "$pane" '#{mouse_any_flag}#{mouse_button_flag}#{mouse_all_flag}')" = 000 ] ||
@@ -134,5 +138,31 @@ screen | grep -qF "ctrl+t reasoning" && fail "the chat is still on the screen af
 for _ in $(seq 50); do [ -s "$tmp/stty" ] && break; sleep 0.1; done
 grep -qE '(^| )icanon( |$)' "$tmp/stty" && grep -qE '(^| )echo( |$)' "$tmp/stty" ||
 	fail "the terminal was left in raw mode: $(cat "$tmp/stty")"
+
+step "scripted model: a haiku shows on three lines"
+t kill-session -t "$pane"
+rm -f "$tmp/stty"
+go build -o "$tmp/scripted" ./tui/tmuxcheck
+t new-session -d -s "$pane" -x 100 -y 30 "'$tmp/scripted'; echo mlx-exit=\$?; exec sleep 600"
+wait_for ">>> Send a message" 20
+say "Write a haiku about rain"
+wait_for "puddles hold the sky"
+wait_idle
+haiku_lines() {
+	screen | awk '/^>>> Write a haiku about rain$/ { q = NR }
+		q && NR == q + 2 && $0 == "  Soft rain on the roof" { a = NR }
+		a && NR == a + 1 && $0 == "  whispers to the sleeping town" { b = NR }
+		b && NR == b + 1 && $0 == "  puddles hold the sky" { ok = 1 }
+		END { exit !ok }'
+}
+haiku_lines || fail "the haiku is not on three lines below the question"
+
+step "the conversation stays on the screen after /bye"
+say "/bye"
+wait_for "mlx-exit=" 10
+screen | grep -qx "mlx-exit=0" || fail "the chat exited with a non-zero status"
+screen | grep -qF "ctrl+t reasoning" && fail "the status line is still on the screen after exit"
+haiku_lines || fail "the haiku is not on the screen after /bye"
+[ "$(t display -p -t "$pane" '#{alternate_on}')" = 0 ] || fail "the alternate screen is still on"
 
 step "ok"
