@@ -40,11 +40,11 @@ func NewRoot() *cobra.Command {
 }
 
 // Execute runs the command line and exits non-zero with a one-line message on
-// failure.
+// failure (status 130 when Ctrl+C stopped it, 1 otherwise).
 func Execute(version, commit string) {
 	build = buildInfo{Version: version, Commit: commit}
 	if err := NewRoot().Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "mlx: "+err.Error())
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }

@@ -63,7 +63,11 @@ is). Sampling defaults come from the model's generation_config.json.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			return runPrompt(ctx, cmd, args[0], text, o)
+			err = runPrompt(ctx, cmd, args[0], text, o)
+			if err != nil && ctx.Err() != nil {
+				return errInterrupted // what was generated is printed
+			}
+			return err
 		},
 	}
 	f := cmd.Flags()
@@ -143,15 +147,13 @@ func runPrompt(ctx context.Context, cmd *cobra.Command, ref, text string, o runO
 		}
 		return out.Flush()
 	})
-	if isTerminal(cmd.OutOrStdout()) && !strings.HasSuffix(last, "\n") {
+	if last != "" && !strings.HasSuffix(last, "\n") {
+		// A text file, and the shell's next prompt, start on a line of their own.
 		out.WriteString("\n")
 		out.Flush()
 	}
 	if o.verbose {
 		writeRunStats(cmd.ErrOrStderr(), e.Info(), res)
-	}
-	if errors.Is(err, context.Canceled) {
-		return nil // interrupted: what was generated is printed
 	}
 	return err
 }

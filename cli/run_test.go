@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -11,7 +15,8 @@ import (
 )
 
 // TestRunRawGreedy checks that mlx run --raw prints exactly the decoded
-// greedy continuation llama.cpp produced for the same prompt.
+// greedy continuation llama.cpp produced for the same prompt, on a line of
+// its own.
 func TestRunRawGreedy(t *testing.T) {
 	model := fixture.Path(t, "gguf", "llama-tiny-F32.gguf")
 	var ref struct {
@@ -36,6 +41,9 @@ func TestRunRawGreedy(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := tok.Decode(c.GeneratedIDs[:8], true)
+	if !strings.HasSuffix(want, "\n") {
+		want += "\n" // the answer ends its line
+	}
 	tests := []struct {
 		name  string
 		stdin string
@@ -89,5 +97,47 @@ func TestRunChatTemplate(t *testing.T) {
 	}
 	if out == "" {
 		t.Error("no answer")
+	}
+}
+
+// cancelOnWrite cancels a context at the first write, as Ctrl+C while an
+// answer streams.
+type cancelOnWrite struct {
+	bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func (w *cancelOnWrite) Write(p []byte) (int, error) {
+	w.cancel()
+	return w.Buffer.Write(p)
+}
+
+// TestRunInterrupted checks that an answer stopped by Ctrl+C keeps what was
+// printed, ends its line, and exits with status 130 saying why.
+func TestRunInterrupted(t *testing.T) {
+	model := fixture.Path(t, "gguf", "llama-tiny-Q8_0.gguf")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out := &cancelOnWrite{cancel: cancel}
+	root := NewRoot()
+	root.SetOut(out)
+	root.SetErr(&bytes.Buffer{})
+	root.SetIn(strings.NewReader("Tell me a long story"))
+	root.SetArgs([]string{"run", "--raw", "--temperature", "0", "--threads", "2", model})
+	err := root.ExecuteContext(ctx)
+	if err == nil || err.Error() != "interrupted" || exitCode(err) != 130 {
+		t.Errorf("error %v, exit status %d; want \"interrupted\" and 130", err, exitCode(err))
+	}
+	if got := out.String(); len(strings.TrimSpace(got)) == 0 || !strings.HasSuffix(got, "\n") {
+		t.Errorf("output %q: want the answer's beginning on a line of its own", got)
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	if got := exitCode(fmt.Errorf("run: %w", errInterrupted)); got != 130 {
+		t.Errorf("exit status %d after an interruption, want 130", got)
+	}
+	if got := exitCode(errors.New("no such file")); got != 1 {
+		t.Errorf("exit status %d after an error, want 1", got)
 	}
 }
