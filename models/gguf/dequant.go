@@ -48,6 +48,7 @@ var dequantizers = map[TensorType]rowFunc{
 	TypeQ8_K:   blocks(TypeQ8_K, dequantQ8K),
 	TypeIQ4_NL: blocks(TypeIQ4_NL, dequantIQ4NL),
 	TypeIQ4_XS: blocks(TypeIQ4_XS, dequantIQ4XS),
+	TypeMXFP4:  blocks(TypeMXFP4, dequantMXFP4),
 }
 
 // blocks applies fn to each block of type t.

@@ -1,5 +1,7 @@
 package gguf
 
+import "math"
+
 // iq4Values is the non-linear codebook shared by IQ4_NL and IQ4_XS.
 var iq4Values = [16]float32{-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113}
 
@@ -28,5 +30,31 @@ func dequantIQ4XS(b []byte, y []float32) {
 			out[j] = dl * iq4Values[v&0xf]
 			out[j+16] = dl * iq4Values[v>>4]
 		}
+	}
+}
+
+// mxfp4Values are the FP4 E2M1 values of the OCP microscaling format,
+// doubled so that they are integers (ggml's kvalues_mxfp4): nibble bit 3 is
+// the sign, bits 0–2 index 0, 0.5, 1, 1.5, 2, 3, 4, 6.
+var mxfp4Values = [16]int8{0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12}
+
+// e8m0Half returns half of the E8M0 scale e, 2^(e-128): the doubled
+// mxfp4Values times it are the E2M1 values times 2^(e-127). The exponent
+// 0xff (NaN in the OCP format) is read as 2^127, as ggml reads it.
+func e8m0Half(e uint8) float32 {
+	if e < 2 {
+		return math.Float32frombits(0x00200000 << e) // subnormal 2^-128, 2^-127
+	}
+	return math.Float32frombits(uint32(e-1) << 23)
+}
+
+// MXFP4: e u8 (E8M0 scale), 16 bytes of nibbles indexing mxfp4Values;
+// x = value/2 · 2^(e-127). Element j is the low nibble of byte j, element
+// j+16 the high nibble, as in IQ4_NL.
+func dequantMXFP4(b []byte, y []float32) {
+	d := e8m0Half(b[0])
+	for j, q := range b[1:17] {
+		y[j] = d * float32(mxfp4Values[q&0xf])
+		y[j+16] = d * float32(mxfp4Values[q>>4])
 	}
 }
