@@ -24,6 +24,8 @@ func decode32(t DType, b []byte, q *[qk]int8) (d, m float32) {
 		return decodeQ4_1(b, q)
 	case Q5_0:
 		return decodeQ5_0(b, q)
+	case MXFP4:
+		return decodeMXFP4(b, q)
 	}
 	return decodeQ5_1(b, q)
 }

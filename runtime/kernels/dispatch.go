@@ -109,14 +109,15 @@ func newRefImpls() impls {
 			actQ8_KP:   quantizeKPRef,
 		},
 		qdot: [MLXAffine + 1]func(w, x []byte, xstride int, out []float32){
-			Q8_0: qdotQ8_0Ref,
-			Q4_0: qdotQ4_0Ref,
-			Q4_1: qdotQ4_1Ref,
-			Q5_0: qdotQ5_0Ref,
-			Q5_1: qdotQ5_1Ref,
-			Q4_K: qdotQ4_KRef,
-			Q5_K: qdotQ5_KRef,
-			Q6_K: qdotQ6_KRef,
+			Q8_0:  qdotQ8_0Ref,
+			Q4_0:  qdotQ4_0Ref,
+			Q4_1:  qdotQ4_1Ref,
+			Q5_0:  qdotQ5_0Ref,
+			Q5_1:  qdotQ5_1Ref,
+			Q4_K:  qdotQ4_KRef,
+			Q5_K:  qdotQ5_KRef,
+			Q6_K:  qdotQ6_KRef,
+			MXFP4: qdotMXFP4Ref,
 		},
 	}
 }

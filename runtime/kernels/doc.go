@@ -1,15 +1,15 @@
 // Package kernels holds the compute kernels of the inference engine: weight
 // matrices in their stored formats (F32, F16, BF16, the GGUF block formats
-// Q8_0 … Q6_K, and MLX affine 4/8-bit), matrix × vector products split across
-// a fixed pool of workers, and the vector primitives of a transformer layer
-// (dot, axpy, RMSNorm, SiLU, softmax).
+// Q8_0 … Q6_K and MXFP4, and MLX affine 4/8-bit), matrix × vector products
+// split across a fixed pool of workers, and the vector primitives of a
+// transformer layer (dot, axpy, RMSNorm, SiLU, softmax).
 //
 // Every operation has a plain Go reference implementation. On amd64 (AVX2,
 // FMA, F16C) and arm64 (NEON, SDOT when present) the hot loops have assembly
 // versions, chosen at start-up from golang.org/x/sys/cpu: the F32/F16/BF16
 // dots, Axpy and AxpyF16, the F16 conversions, Q8_0 activation
-// quantization, the integer dots of every GGUF format, and the 4-bit MLX
-// group sums. The 32-element formats (and, on amd64, Q4_K and Q6_K) take four
+// quantization, the integer dots of every GGUF format (MXFP4 on amd64
+// only), and the 4-bit MLX group sums. The 32-element formats (and, on amd64, Q4_K and Q6_K) take four
 // activation rows per weight block, which is what a prefill needs. The build
 // tag noasm, or SetReference(true), forces the reference code everywhere;
 // Implementation names the kernels in use.

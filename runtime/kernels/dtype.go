@@ -19,10 +19,11 @@ const (
 	Q4_K
 	Q5_K
 	Q6_K
+	MXFP4 // OCP microscaling FP4: E8M0 scale, 32 E2M1 values (mxfp4.go)
 	MLXAffine
 )
 
-var dtypeNames = [...]string{"F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q4_K", "Q5_K", "Q6_K", "MLXAffine"}
+var dtypeNames = [...]string{"F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q4_K", "Q5_K", "Q6_K", "MXFP4", "MLXAffine"}
 
 // String returns the usual name of the format ("Q4_K", "BF16", ...).
 func (d DType) String() string {
@@ -34,25 +35,26 @@ func (d DType) String() string {
 
 // Block geometry of the GGUF formats (elements and bytes per block).
 const (
-	qk   = 32  // elements in a Q4_0 … Q8_1 block
-	qkK  = 256 // elements in a K-quant super-block
-	q8_0 = 34  // bytes: fp16 d, int8 qs[32]
-	q8_1 = 36  // bytes: fp16 d, fp16 s, int8 qs[32]
-	q4_0 = 18  // bytes: fp16 d, qs[16]
-	q4_1 = 20  // bytes: fp16 d, fp16 m, qs[16]
-	q5_0 = 22  // bytes: fp16 d, qh[4], qs[16]
-	q5_1 = 24  // bytes: fp16 d, fp16 m, qh[4], qs[16]
-	q4K  = 144 // bytes: fp16 d, fp16 dmin, scales[12], qs[128]
-	q5K  = 176 // bytes: fp16 d, fp16 dmin, scales[12], qh[32], qs[128]
-	q6K  = 210 // bytes: ql[128], qh[64], int8 scales[16], fp16 d
-	q8K  = 292 // bytes: float32 d, int8 qs[256], int16 bsums[16]
+	qk    = 32  // elements in a Q4_0 … Q8_1 block
+	qkK   = 256 // elements in a K-quant super-block
+	q8_0  = 34  // bytes: fp16 d, int8 qs[32]
+	q8_1  = 36  // bytes: fp16 d, fp16 s, int8 qs[32]
+	q4_0  = 18  // bytes: fp16 d, qs[16]
+	q4_1  = 20  // bytes: fp16 d, fp16 m, qs[16]
+	q5_0  = 22  // bytes: fp16 d, qh[4], qs[16]
+	q5_1  = 24  // bytes: fp16 d, fp16 m, qh[4], qs[16]
+	q4K   = 144 // bytes: fp16 d, fp16 dmin, scales[12], qs[128]
+	q5K   = 176 // bytes: fp16 d, fp16 dmin, scales[12], qh[32], qs[128]
+	q6K   = 210 // bytes: ql[128], qh[64], int8 scales[16], fp16 d
+	mxfp4 = 17  // bytes: E8M0 e, qs[16]
+	q8K   = 292 // bytes: float32 d, int8 qs[256], int16 bsums[16]
 )
 
 // blockElems returns the elements per block of a format (1 for the float
 // formats and for MLXAffine, whose groups are described by the Matrix).
 func (d DType) blockElems() int {
 	switch d {
-	case Q8_0, Q4_0, Q4_1, Q5_0, Q5_1:
+	case Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, MXFP4:
 		return qk
 	case Q4_K, Q5_K, Q6_K:
 		return qkK
@@ -83,6 +85,8 @@ func (d DType) blockBytes() int {
 		return q5K
 	case Q6_K:
 		return q6K
+	case MXFP4:
+		return mxfp4
 	}
 	return 0
 }
@@ -102,7 +106,7 @@ const (
 
 func (d DType) act() actKind {
 	switch d {
-	case Q8_0, Q4_0, Q5_0:
+	case Q8_0, Q4_0, Q5_0, MXFP4:
 		return actQ8_0
 	case Q4_1, Q5_1:
 		return actQ8_1
@@ -130,7 +134,7 @@ func (a actKind) rowBytes(cols int) int {
 }
 
 // ggmlTypes maps ggml's type numbers (as in GGUF tensor infos) to DTypes.
-var ggmlTypes = map[uint32]DType{0: F32, 1: F16, 2: Q4_0, 3: Q4_1, 6: Q5_0, 7: Q5_1, 8: Q8_0, 12: Q4_K, 13: Q5_K, 14: Q6_K, 30: BF16}
+var ggmlTypes = map[uint32]DType{0: F32, 1: F16, 2: Q4_0, 3: Q4_1, 6: Q5_0, 7: Q5_1, 8: Q8_0, 12: Q4_K, 13: Q5_K, 14: Q6_K, 30: BF16, 39: MXFP4}
 
 // FromGGML returns the DType of a ggml tensor type number (GGUF's tensor
 // type field), and false for types the kernels do not compute.

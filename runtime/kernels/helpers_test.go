@@ -8,7 +8,7 @@ import (
 )
 
 // quantTypes are the formats whose activations are quantized.
-var quantTypes = []DType{Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K}
+var quantTypes = []DType{Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K, MXFP4}
 
 // allTypes are every weight format (MLXAffine with 4-bit, group 64, BF16 scales).
 var allTypes = append([]DType{F32, F16, BF16, MLXAffine}, quantTypes...)
@@ -42,6 +42,8 @@ func randomBlocks(rng *rand.Rand, t DType, data []byte) {
 			putHalf(b[2:], rng.Float64()*0.02)
 		case Q6_K:
 			putHalf(b[208:], 0.001+rng.Float64()*0.002)
+		case MXFP4:
+			b[0] = byte(117 + rng.IntN(6)) // 2^-10 … 2^-5
 		}
 	}
 }

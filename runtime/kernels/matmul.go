@@ -43,8 +43,8 @@ type workerScratch struct {
 // MatMul computes out[i*w.Rows + r] = Σ_k W[r,k] * x[i*w.Cols + k] for
 // i < n. len(x) must be ≥ n*w.Cols and len(out) ≥ n*w.Rows. For the quantized
 // GGUF types the activations are first quantized to 8 bits as ggml does (Q8_0
-// for Q4_0/Q5_0/Q8_0, Q8_1 for Q4_1/Q5_1, Q8_K for the K-quants) and the dot
-// products are integer ones, so results match llama.cpp closely. F32, F16,
+// for Q4_0/Q5_0/Q8_0/MXFP4, Q8_1 for Q4_1/Q5_1, Q8_K for the K-quants) and
+// the dot products are integer ones, so results match llama.cpp closely. F32, F16,
 // BF16 and MLXAffine use the float32 activations. It does not allocate once
 // its scratch space has grown to the largest call.
 func (p *Pool) MatMul(w *Matrix, x []float32, n int, out []float32) {

@@ -51,6 +51,7 @@ func initQuantAVX2(k *impls) {
 	k.qdot[Q4_K] = qdotK4(qdotQ4_K4AVX2, qdotQ4_KAVX2, q4K)
 	k.qdot[Q5_K] = qdot1(qdotQ5_KAVX2, q5K)
 	k.qdot[Q6_K] = qdotK4(qdotQ6_K4AVX2, qdotQ6_KAVX2, q6K)
+	k.qdot[MXFP4] = qdot4(qdotMXFP4AVX2, mxfp4, q8_0)
 	k.quantize[actQ8_0] = quantQ8_0(quantQ8_0AVX2)
 	k.quantize[actPair] = quantPairs(quantPairsAVX2)
 	k.quantize[actPairSum] = summedPairs(k.quantize[actPair])
