@@ -32,6 +32,9 @@ func params(s sampling, info ModelInfo) (sample.Params, error) {
 	setF(&p.TypicalP, x.TypicalP)
 	setF(&p.RepetitionPenalty, x.RepetitionPenalty)
 	if x.TopK != nil {
+		if info.VocabSize > 0 && *x.TopK > info.VocabSize {
+			return p, openai.Invalid("top_k", openai.CodeInvalidValue, "top_k must be at most the vocabulary's %d tokens, got %d.", info.VocabSize, *x.TopK)
+		}
 		p.TopK = max(*x.TopK, 0)
 	}
 	if c.TopP != nil && *c.TopP == 0 { // OpenAI accepts 0: the most probable token only

@@ -127,6 +127,15 @@ func parseStop(raw json.RawMessage) ([]string, *Error) {
 		}
 		list = []string{s}
 	case "array":
+		var items []json.RawMessage
+		if e := decodeValue(raw, &items, "stop"); e != nil {
+			return nil, e
+		}
+		for _, it := range items {
+			if kind(it) != "string" {
+				return nil, Invalid("stop", CodeInvalidType, "stop must be a string or an array of strings.")
+			}
+		}
 		if e := decodeValue(raw, &list, "stop"); e != nil {
 			return nil, e
 		}

@@ -63,6 +63,11 @@ func (x *Ext) validate() *Error {
 	if x.TopK != nil && *x.TopK < -1 {
 		return Invalid("top_k", CodeInvalidValue, "top_k must be -1 (disabled), 0 (disabled) or positive, got %d.", *x.TopK)
 	}
+	if v, ok := x.ChatTemplateKwargs["enable_thinking"]; ok && v != nil {
+		if _, isBool := v.(bool); !isBool {
+			return Invalid("chat_template_kwargs.enable_thinking", CodeInvalidType, "chat_template_kwargs.enable_thinking must be a boolean.")
+		}
+	}
 	if e := inRange("min_p", x.MinP, 0, 1); e != nil {
 		return e
 	}
