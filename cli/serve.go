@@ -29,7 +29,7 @@ type serveOptions struct {
 	host, apiKey, kvType    string
 	pprof                   string
 	port                    int
-	cors                    []string
+	cors, allowedHosts      []string
 	maxBody                 int
 	sseKeepAlive, keepAlive time.Duration
 	maxLoaded               int
@@ -80,6 +80,7 @@ mlx stop use.`,
 	f.IntVar(&o.port, "port", 8080, "port to listen on (env MLX_PORT)")
 	f.StringVar(&o.apiKey, "api-key", "", "require 'Authorization: Bearer KEY' (env MLX_API_KEY)")
 	f.StringSliceVar(&o.cors, "cors-origin", nil, "origins allowed to call from a browser ('*' for all)")
+	f.StringSliceVar(&o.allowedHosts, "allowed-hosts", nil, "Host names answered besides localhost and the --host address ('*' for any)")
 	f.IntVar(&o.maxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")
 	f.DurationVar(&o.sseKeepAlive, "sse-keepalive", server.DefaultSSEKeepAlive, "idle time before a stream gets a keep-alive comment")
 	f.DurationVar(&o.keepAlive, "keep-alive", server.DefaultKeepAlive, "how long an idle model stays loaded (negative: forever)")
@@ -129,6 +130,18 @@ func (o *serveOptions) fromEnv(f *pflag.FlagSet) error {
 	return err
 }
 
+// hostList is server.Options.AllowedHosts: a server bound to loopback
+// answers only loopback names, its own address and --allowed-hosts (a web
+// page cannot reach it by rebinding a name); one bound elsewhere checks
+// Host only when --allowed-hosts is given.
+func (o serveOptions) hostList() []string {
+	ip := net.ParseIP(o.host)
+	if len(o.allowedHosts) == 0 && o.host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil
+	}
+	return append([]string{o.host}, o.allowedHosts...)
+}
+
 func (o serveOptions) addr() string { return net.JoinHostPort(o.host, strconv.Itoa(o.port)) }
 
 // listen opens the server's port, with a clear message when it is taken.
@@ -170,7 +183,7 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	} else {
 		log.Warn("hub unavailable: only local model paths load", "err", err)
 	}
-	srv := server.New(loader, server.Options{APIKey: o.apiKey, CORSOrigins: o.cors, MaxBody: o.maxBody,
+	srv := server.New(loader, server.Options{APIKey: o.apiKey, AllowedHosts: o.hostList(), CORSOrigins: o.cors, MaxBody: o.maxBody,
 		SSEKeepAlive: o.sseKeepAlive, MaxLoaded: o.maxLoaded, KeepAlive: o.keepAlive,
 		Fingerprint: "fp_mlx_" + build.Version, Log: log, ResponseStore: &respStore, ConversationStore: &convStore})
 	served := make(chan error, 1)

@@ -14,17 +14,23 @@ import (
 	"github.com/mlxrun/mlx/server/openai"
 )
 
-// authorized checks the bearer token when an API key is set.
+// authorized checks the key when an API key is set: a bearer token
+// ("Bearer" in any case, as RFC 9110 makes auth schemes) or the x-api-key
+// header that Anthropic clients send.
 func (s *Server) authorized(rc *fasthttp.RequestCtx) bool {
 	if s.opt.APIKey == "" {
 		return true
 	}
-	h := string(rc.Request.Header.Peek("Authorization"))
-	tok, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok {
-		return false
+	tok := strings.TrimSpace(string(rc.Request.Header.Peek("x-api-key")))
+	if tok == "" {
+		h := strings.TrimSpace(string(rc.Request.Header.Peek("Authorization")))
+		scheme, rest, ok := strings.Cut(h, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
+			return false
+		}
+		tok = strings.TrimSpace(rest)
 	}
-	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), []byte(s.opt.APIKey)) == 1
+	return subtle.ConstantTimeCompare([]byte(tok), []byte(s.opt.APIKey)) == 1
 }
 
 // cors sets the CORS headers of an allowed origin and answers preflight

@@ -94,10 +94,17 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 				c.finish()
 			}
 		}()
-		if !s.cors(rc) {
+		switch {
+		case !s.hostAllowed(rc):
+			writeError(rc, hostError(rc))
+			return
+		case !s.cors(rc):
 			return
 		}
 		switch {
+		case route != routeHealth && !s.authorized(rc):
+			writeError(rc, &openai.Error{Status: http.StatusUnauthorized, Type: openai.TypeInvalidRequest, Code: openai.CodeInvalidAPIKey,
+				Message: "Incorrect API key provided. Send it as 'Authorization: Bearer <key>' or 'x-api-key: <key>'."})
 		case handle == nil:
 			writeError(rc, &openai.Error{Status: http.StatusNotFound, Type: openai.TypeInvalidRequest,
 				Message: fmt.Sprintf("Invalid URL (%s %s)", rc.Method(), rc.Path())})
@@ -106,9 +113,8 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 			rc.Response.Header.Set("Allow", strings.Join(methods, ", "))
 			writeError(rc, &openai.Error{Status: http.StatusMethodNotAllowed, Type: openai.TypeInvalidRequest,
 				Message: fmt.Sprintf("Method %s is not allowed on %s: use %s.", rc.Method(), rc.Path(), orList(methods))})
-		case route != routeHealth && !s.authorized(rc):
-			writeError(rc, &openai.Error{Status: http.StatusUnauthorized, Type: openai.TypeInvalidRequest, Code: openai.CodeInvalidAPIKey,
-				Message: "Incorrect API key provided. Send it as 'Authorization: Bearer <key>'."})
+		case !jsonBody(rc):
+			writeError(rc, contentTypeError(rc))
 		default:
 			handle(c)
 		}

@@ -84,9 +84,17 @@ func TestAuth(t *testing.T) {
 		{"good key", "/v1/models", []string{"Authorization", "Bearer sekret"}, 200},
 		{"health is open", "/health", nil, 200},
 		{"metrics need the key", "/metrics", nil, 401},
+		{"lowercase bearer", "/v1/models", []string{"Authorization", "bearer sekret"}, 200},
+		{"x-api-key", "/v1/models", []string{"x-api-key", "sekret"}, 200},
+		{"wrong x-api-key", "/v1/models", []string{"x-api-key", "nope"}, 401},
+		{"unknown path before 404", "/v1/secret-route", nil, 401},
+		{"wrong method before 405", "/v1/chat/completions", nil, 401},
 	}
 	for _, c := range cases {
-		status, b, _ := ts.do(t, "GET", c.path, "", c.header...)
+		status, b, h := ts.do(t, "GET", c.path, "", c.header...)
+		if status == 401 && h.Get("Allow") != "" {
+			t.Errorf("%s: a refused request learns the route's methods: Allow %q", c.name, h.Get("Allow"))
+		}
 		if status != c.status {
 			t.Errorf("%s: status %d, want %d", c.name, status, c.status)
 		}

@@ -28,9 +28,13 @@ const (
 // Options configure a Server. The zero value of each field picks the
 // default in its comment.
 type Options struct {
-	// APIKey, when set, is required as "Authorization: Bearer <key>" on
-	// every route but /health.
+	// APIKey, when set, is required as "Authorization: Bearer <key>" or
+	// "x-api-key: <key>" on every route but /health.
 	APIKey string
+	// AllowedHosts, when not nil, are the only Host names answered besides
+	// the loopback names (localhost, 127.0.0.0/8, ::1); others get 403,
+	// which stops DNS rebinding. "*" allows every name; nil checks none.
+	AllowedHosts []string
 	// CORSOrigins are the origins allowed to call the API from a browser
 	// ("*" allows all); none sends no CORS headers.
 	CORSOrigins []string
@@ -125,10 +129,12 @@ func New(l Loader, opt Options) *Server {
 		NoDefaultServerHeader: false,
 		NoDefaultContentType:  true,
 		CloseOnShutdown:       true,
-		IdleTimeout:           2 * time.Minute,
-		MaxIdleWorkerDuration: 2 * time.Second, // connection workers idle this long exit
-		ReadTimeout:           2 * time.Minute,
-		Logger:                discardLogger{},
+		// Bodies are JSON; a multipart one is refused, not parsed.
+		DisablePreParseMultipartForm: true,
+		IdleTimeout:                  2 * time.Minute,
+		MaxIdleWorkerDuration:        2 * time.Second, // connection workers idle this long exit
+		ReadTimeout:                  2 * time.Minute,
+		Logger:                       discardLogger{},
 	}
 	go s.models.janitor(s.base, janitorInterval(opt.KeepAlive))
 	return s
