@@ -226,8 +226,7 @@ func (m *engineModel) RenderChat(msgs []server.ChatMessage, opt server.ChatOptio
 // content, so that the model continues it (as transformers does for
 // continue_final_message).
 func openFinal(text string, last server.ChatMessage) string {
-	content, _ := last.Content.(string)
-	content = strings.TrimSpace(content)
+	content := strings.TrimSpace(last.Content)
 	if content == "" {
 		return text
 	}

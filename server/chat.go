@@ -188,10 +188,7 @@ func mentionsJSON(msgs []openai.Message) bool {
 
 // templateMessage converts a request message for the chat template.
 func templateMessage(m openai.Message) ChatMessage {
-	out := ChatMessage{Role: m.Role, Name: m.Name, ToolCallID: m.ToolCallID, ReasoningContent: m.ReasoningContent}
-	if m.ContentRaw != nil && string(m.ContentRaw) != "null" {
-		out.Content = m.Content
-	}
+	out := ChatMessage{Role: m.Role, Content: m.Content, Name: m.Name, ToolCallID: m.ToolCallID, ReasoningContent: m.ReasoningContent}
 	for _, tc := range m.ToolCalls {
 		var args any = tc.Function.Arguments
 		var v any

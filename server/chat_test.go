@@ -302,7 +302,7 @@ func TestChatTemplateInputs(t *testing.T) {
 		got, want any
 	}{
 		{"joined parts", m[0].Content, "a\nb"},
-		{"null content", m[1].Content, nil},
+		{"null content is empty", m[1].Content, ""},
 		{"arguments parsed", args["x"], 1.0},
 		{"tool message", m[2].ToolCallID, "c1"},
 		{"continue", f.lastOpt.ContinueFinalMessage, true},

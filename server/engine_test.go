@@ -79,6 +79,12 @@ func (m *engineModel) Detokenize(ids []int32, skipSpecial bool) string {
 }
 
 func (m *engineModel) RenderChat(msgs []ChatMessage, opt ChatOptions) (string, error) {
+	return renderTemplates(m.ts, msgs, opt)
+}
+
+// renderTemplates renders messages with a model's chat templates, as the
+// server's callers do.
+func renderTemplates(ts *chat.Templates, msgs []ChatMessage, opt ChatOptions) (string, error) {
 	data, err := json.Marshal(msgs)
 	if err != nil {
 		return "", err
@@ -95,7 +101,7 @@ func (m *engineModel) RenderChat(msgs []ChatMessage, opt ChatOptions) (string, e
 		}
 		in.Tools = append(in.Tools, b)
 	}
-	return m.ts.Render(context.Background(), in)
+	return ts.Render(context.Background(), in)
 }
 
 // Close keeps the engine: it is shared by the tests.

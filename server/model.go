@@ -104,10 +104,13 @@ type ModelInfo struct {
 }
 
 // ChatMessage is a message as chat templates take it: tool call
-// arguments are JSON values, not JSON text.
+// arguments are JSON values, not JSON text, and the content is always
+// text: a null content (an assistant turn that only calls tools, as
+// OpenAI clients send it back) is empty, as OpenAI, vLLM and llama.cpp
+// take it, since templates concatenate or search it.
 type ChatMessage struct {
 	Role             string             `json:"role"`
-	Content          any                `json:"content"` // a string, or nil
+	Content          string             `json:"content"`
 	Name             string             `json:"name,omitempty"`
 	ToolCalls        []TemplateToolCall `json:"tool_calls,omitempty"`
 	ToolCallID       string             `json:"tool_call_id,omitempty"`

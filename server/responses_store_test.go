@@ -334,7 +334,7 @@ func TestResponseChainAfterCall(t *testing.T) {
 		t.Fatalf("output %+v", r1.Output)
 	}
 	ts.createResponse(t, `{"model":"m","previous_response_id":"`+r1.ID+`","input":[{"type":"function_call_output","call_id":"`+r1.Output[0].CallID+`","output":"sunny"}]}`)
-	if got := strings.Join(f.roles(), "|"); got != "user:hi|assistant:<nil>|tool:sunny" {
+	if got := strings.Join(f.roles(), "|"); got != "user:hi|assistant:|tool:sunny" {
 		t.Errorf("prompt %s", got)
 	}
 	if tc := f.lastMsgs[1].ToolCalls; len(tc) != 1 || tc[0].Function.Name != "get weather" || f.lastMsgs[2].Name != "get weather" {

@@ -123,8 +123,8 @@ func TestResponseInputToPrompt(t *testing.T) {
 	got := make([]string, len(m))
 	for i, msg := range m {
 		got[i] = msg.Role
-		if msg.Content != nil {
-			got[i] += ":" + msg.Content.(string)
+		if msg.Content != "" {
+			got[i] += ":" + msg.Content
 		}
 		for _, tc := range msg.ToolCalls {
 			got[i] += " call " + tc.ID + " " + tc.Function.Name
