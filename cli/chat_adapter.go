@@ -97,11 +97,12 @@ func (g *chatGenerator) Chat(ctx context.Context, req tui.ChatRequest, emit func
 		stats.PromptTokens, stats.ContextUsed = len(ids), len(ids)
 		return stats, contextFull(len(ids), ctxSize, fmt.Errorf("%w: the prompt has %d tokens", runtime.ErrContextLength, len(ids)))
 	}
+	first := tui.Delta{PromptTokens: len(ids)}
 	if thinkOpened(prompt) {
-		// The template opened the reasoning: the answer starts inside it.
-		if err := emit(tui.Delta{Text: "<think>"}); err != nil {
-			return stats, err
-		}
+		first.Text = "<think>" // the template opened the reasoning: the answer starts inside it
+	}
+	if err := emit(first); err != nil {
+		return stats, err
 	}
 	res, err := g.e.Generate(ctx, runtime.Request{Prompt: ids, Params: g.params(req.Settings)}, func(ev runtime.Event) error {
 		return emit(tui.Delta{Text: ev.Text, Tokens: len(ev.Tokens)})

@@ -43,10 +43,14 @@ func TestChatGeneratorStreams(t *testing.T) {
 			var runs []string
 			for range 2 {
 				var text strings.Builder
-				tokens := 0
+				tokens, prompt := 0, 0
 				st, err := g.Chat(t.Context(), tui.ChatRequest{Messages: conversation, Settings: greedy}, func(d tui.Delta) error {
+					if d.PromptTokens > 0 && (prompt > 0 || tokens > 0) {
+						t.Errorf("the prompt's length came again, or after the answer began")
+					}
 					text.WriteString(d.Text)
 					tokens += d.Tokens
+					prompt += d.PromptTokens
 					return nil
 				})
 				if err != nil {
@@ -54,6 +58,9 @@ func TestChatGeneratorStreams(t *testing.T) {
 				}
 				if st.ContextSize != 512 || st.ContextUsed != st.PromptTokens+st.CompletionTokens || st.PromptTokens == 0 {
 					t.Errorf("stats %+v", st)
+				}
+				if prompt != st.PromptTokens {
+					t.Errorf("streamed a prompt of %d tokens, stats say %d", prompt, st.PromptTokens)
 				}
 				if st.Finish != tui.FinishStop && st.Finish != tui.FinishLength || st.CompletionTokens > 6 || tokens != st.CompletionTokens {
 					t.Errorf("stats %+v with %d tokens streamed, want at most 6", st, tokens)

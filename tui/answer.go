@@ -20,6 +20,7 @@ func (m *model) chunk(msg streamChunkMsg) tea.Cmd {
 	}
 	s.raw.WriteString(msg.text)
 	s.tokens += msg.tokens
+	s.prompt = max(s.prompt, msg.prompt)
 	s.dirty = true
 	return waitCmd(s)
 }
@@ -65,6 +66,7 @@ func (m *model) finish(msg streamDoneMsg) tea.Cmd {
 		return nil
 	}
 	m.stream = nil
+	m.flash = "" // its hints were about the answer
 	m.transcript.SetTail(nil)
 	if m.state == stateStreaming {
 		m.state = stateIdle

@@ -52,6 +52,9 @@ type ChatRequest struct {
 type Delta struct {
 	Text   string
 	Tokens int // tokens this piece completes, for the live tokens/s
+	// PromptTokens is the length of the prompt, sent once before the
+	// answer, so that the status line counts the context in use live.
+	PromptTokens int
 }
 
 // The finish reasons of Stats.

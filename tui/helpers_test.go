@@ -25,6 +25,8 @@ type fakeGen struct {
 	err    error
 	block  bool // after the deltas, wait until ctx ends (a long answer)
 	panics bool
+	prompt int           // the prompt's tokens, told before the deltas when > 0
+	gate   chan struct{} // when set, the answer ends once it is closed
 
 	mu   sync.Mutex
 	reqs []ChatRequest
@@ -37,10 +39,18 @@ func (g *fakeGen) Chat(ctx context.Context, req ChatRequest, emit func(Delta) er
 	if g.panics {
 		panic("boom")
 	}
+	if g.prompt > 0 {
+		if err := emit(Delta{PromptTokens: g.prompt}); err != nil {
+			return Stats{Finish: FinishCancelled}, err
+		}
+	}
 	for _, d := range g.deltas {
 		if err := emit(Delta{Text: d, Tokens: 1}); err != nil {
 			return Stats{Finish: FinishCancelled}, err
 		}
+	}
+	if g.gate != nil {
+		<-g.gate
 	}
 	if g.block {
 		<-ctx.Done()

@@ -39,7 +39,7 @@ type model struct {
 	ctxSize       int     // tokens the context holds
 	rate          float64 // tokens/s of the last answer
 	quitArmed     bool    // one Ctrl+C while idle; the next exits
-	flash         string  // a hint in the status line until the next key
+	flash         string  // a hint in the status line until the next key or the answer's end
 	nextID        int
 	resizeSeq     int // the latest resize, for debouncing markdown
 

@@ -13,7 +13,11 @@ import (
 func (m *model) statusView() string {
 	parts := []string{}
 	if m.ctxSize > 0 {
-		parts = append(parts, fmt.Sprintf("ctx %d/%d", m.ctxUsed, m.ctxSize))
+		used := m.ctxUsed
+		if s := m.stream; s != nil && s.prompt > 0 {
+			used = s.prompt + s.tokens
+		}
+		parts = append(parts, fmt.Sprintf("ctx %d/%d", used, m.ctxSize))
 	}
 	rate := m.rate
 	if s := m.stream; s != nil {

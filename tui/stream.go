@@ -27,6 +27,7 @@ type stream struct {
 	done   chan struct{}     // closed when Chat has returned
 
 	raw     strings.Builder // the answer so far, reasoning included
+	prompt  int             // tokens of the prompt, once Chat has told them
 	tokens  int
 	first   time.Time // when the first delta arrived
 	rate    float64   // tokens per second so far
@@ -37,8 +38,8 @@ type stream struct {
 }
 
 type streamEvent struct {
-	text   string
-	tokens int
+	text           string
+	tokens, prompt int
 }
 
 type streamResult struct {
@@ -48,9 +49,9 @@ type streamResult struct {
 
 // streamChunkMsg carries the deltas that arrived since the last one.
 type streamChunkMsg struct {
-	id     int
-	text   string
-	tokens int
+	id             int
+	text           string
+	tokens, prompt int
 }
 
 // streamDoneMsg reports that Chat returned.
@@ -82,11 +83,11 @@ func chatCmd(ctx context.Context, gen Generator, req ChatRequest, s *stream) tea
 				}
 			}()
 			res.stats, res.err = gen.Chat(ctx, req, func(d Delta) error {
-				if d.Text == "" && d.Tokens == 0 {
+				if d.Text == "" && d.Tokens == 0 && d.PromptTokens == 0 {
 					return nil
 				}
 				select {
-				case events <- streamEvent{text: d.Text, tokens: d.Tokens}:
+				case events <- streamEvent{text: d.Text, tokens: d.Tokens, prompt: d.PromptTokens}:
 					return nil
 				case <-ctx.Done():
 					return context.Cause(ctx)
@@ -110,7 +111,7 @@ func waitCmd(s *stream) tea.Cmd {
 			r := <-result
 			return streamDoneMsg{id: id, stats: r.stats, err: r.err}
 		}
-		msg := streamChunkMsg{id: id, tokens: ev.tokens}
+		msg := streamChunkMsg{id: id, tokens: ev.tokens, prompt: ev.prompt}
 		var b strings.Builder
 		b.WriteString(ev.text)
 		for b.Len() < maxChunk {
@@ -122,6 +123,7 @@ func waitCmd(s *stream) tea.Cmd {
 				}
 				b.WriteString(ev.text)
 				msg.tokens += ev.tokens
+				msg.prompt = max(msg.prompt, ev.prompt)
 			default:
 				msg.text = b.String()
 				return msg
