@@ -16,7 +16,7 @@ import (
 // clearHubEnv unsets the Hugging Face variables for the test.
 func clearHubEnv(t *testing.T) {
 	t.Helper()
-	for _, k := range []string{"HF_ENDPOINT", "HF_TOKEN", "HF_TOKEN_PATH", "HF_HOME", "HF_HUB_CACHE", "HF_HUB_OFFLINE", "XDG_CACHE_HOME"} {
+	for _, k := range []string{"HF_ENDPOINT", "HF_TOKEN", "HF_TOKEN_PATH", "HF_HOME", "HF_HUB_CACHE", "HF_HUB_OFFLINE", "XDG_CACHE_HOME", "MLX_HUB_INSECURE"} {
 		t.Setenv(k, "")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +27,8 @@ const maxTokenFile = 4 << 10
 //	HF_HUB_CACHE    cache folder; else $HF_HOME/hub
 //	HF_HOME         default $XDG_CACHE_HOME/huggingface, else ~/.cache/huggingface
 //	HF_HUB_OFFLINE  1/true/yes/on: use the cache only
+//	MLX_HUB_INSECURE 1/true/yes/on: accept files that cannot be verified over
+//	                plain http (always accepted from a loopback hub)
 func hubEnv() (hub.Options, error) {
 	home := os.Getenv("HF_HOME")
 	if home == "" {
@@ -45,6 +49,7 @@ func hubEnv() (hub.Options, error) {
 		Token:     strings.TrimSpace(os.Getenv("HF_TOKEN")),
 		UserAgent: "mlx/" + build.Version,
 	}
+	opts.AllowHTTP = isTrue(os.Getenv("MLX_HUB_INSECURE")) || loopbackURL(opts.Endpoint)
 	if opts.CacheDir == "" {
 		opts.CacheDir = filepath.Join(home, "hub")
 	}
@@ -92,16 +97,38 @@ func isTrue(s string) bool {
 }
 
 // newHubClient makes a hub client from the environment that draws progress
-// on w (bars on a terminal, periodic lines otherwise), or nothing when quiet.
+// on w (bars on a terminal, periodic lines otherwise), or none when quiet.
+// Retries and files that cannot be verified are named on w either way.
 func newHubClient(w io.Writer, quiet bool) (*hub.Client, error) {
 	opts, err := hubEnv()
 	if err != nil {
 		return nil, err
 	}
+	p := newPullProgress(w, isTerminal(w))
 	if !quiet {
-		opts.Progress = newPullProgress(w, isTerminal(w)).update
+		opts.Progress = p.update
 	}
+	opts.Notify = p.note
 	return hub.New(opts)
+}
+
+// note prints a line of the hub on its own line, clearing a bar drawn on
+// the current one first.
+func (p *pullProgress) note(msg string) {
+	if p.tty && p.bar != nil {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+	fmt.Fprintln(p.w, "mlx: "+msg)
+}
+
+// loopbackURL reports whether an http(s) address names a loopback host.
+func loopbackURL(s string) bool {
+	u, err := url.Parse(s)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(u.Hostname())
+	return u.Hostname() == "localhost" || (ip != nil && ip.IsLoopback())
 }
 
 // isTerminal reports whether w is a terminal.
@@ -117,6 +144,13 @@ func hubHint(err error) error {
 		return fmt.Errorf("%w (HF_HUB_OFFLINE is set: unset it to download)", err)
 	case errors.Is(err, hub.ErrDiskFull):
 		return fmt.Errorf("%w (HF_HUB_CACHE chooses the cache folder)", err)
+	case errors.Is(err, hub.ErrUnreachable):
+		return fmt.Errorf("%w; check the network, or set HF_ENDPOINT to a hub you can reach, "+
+			"give a local .gguf file or model folder, or set HF_HUB_OFFLINE=1 to use the models in the cache", err)
+	case errors.Is(err, hub.ErrUnverified):
+		return fmt.Errorf("%w (use an https HF_ENDPOINT, or set MLX_HUB_INSECURE=1 to accept it)", err)
+	case errors.Is(err, hub.ErrNoFile):
+		return err
 	case errors.Is(err, hub.ErrBadRef):
 		return fmt.Errorf("%w\nforms: org/name, org/name:QUANT, org/name/file.gguf, with an optional @revision, or an alias (mlx list --aliases)", err)
 	}

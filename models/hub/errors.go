@@ -20,6 +20,9 @@ var (
 	ErrDiskFull = errors.New("no space left on the disk of the cache")
 	// ErrBadRef reports a model reference that cannot be parsed.
 	ErrBadRef = errors.New("bad model reference")
+	// ErrNoFile reports a model written as a local path (see LooksLikePath)
+	// where there is no file or folder.
+	ErrNoFile = errors.New("no such file or directory")
 	// ErrNoQuant reports a GGUF quantization that the repo does not hold.
 	ErrNoQuant = errors.New("quantization not available")
 	// ErrAmbiguous reports a reference that matches several GGUF files.
@@ -28,6 +31,12 @@ var (
 	ErrNoWeights = errors.New("no safetensors or GGUF weights")
 	// ErrProtocol reports an answer of the hub that breaks its protocol.
 	ErrProtocol = errors.New("unexpected answer from the hub")
+	// ErrUnverified reports a file whose ETag is not a checksum, refused
+	// because it would come over plain http (see Options.AllowHTTP).
+	ErrUnverified = errors.New("cannot be verified")
+	// ErrUnknownSize reports a file whose size neither the hub's headers nor
+	// its listing give: its download would have no bound.
+	ErrUnknownSize = errors.New("the hub gives no size for the file")
 )
 
 // httpError is a response status that is not a success. It unwraps to

@@ -3,6 +3,7 @@ package hub
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -24,6 +25,11 @@ func (c *Client) fetchBlob(ctx context.Context, repo, commit, file string, m fil
 	if blobOK(blob, m.Size) { // another pull finished it while we waited
 		prog.event(EventCached)
 		return nil
+	}
+	if !verifiable(m.ETag) {
+		if err := c.unverified(repo+" "+file, m.ETag); err != nil {
+			return err
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(blob), 0o755); err != nil {
 		return diskFull(err, blob)
@@ -70,6 +76,18 @@ func (c *Client) fetchSingle(ctx context.Context, u, what, incomplete string, si
 	prog.set(have)
 	prog.event(EventStart)
 	return c.fetchSpan(ctx, u, what, &span{f: f, path: incomplete, end: size, done: have}, size, prog)
+}
+
+// unverified refuses a file whose ETag is not a checksum when it would come
+// over plain http (unless Options.AllowHTTP), and otherwise names it through
+// Options.Notify: only its size can be checked.
+func (c *Client) unverified(what, etag string) error {
+	if c.endpoint.Scheme == "http" && !c.opts.AllowHTTP {
+		return fmt.Errorf("%s: the hub's ETag %.80q is not a checksum and the hub is plain http, so the file %w",
+			what, etag, ErrUnverified)
+	}
+	c.notify(fmt.Sprintf("%s: not verified: the hub's ETag %.80q is not a checksum, only the size is checked", what, etag))
+	return nil
 }
 
 // blobOK reports whether a complete blob of the given size (-1: any) exists.

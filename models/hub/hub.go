@@ -35,6 +35,8 @@ type Options struct {
 	RetryDelay   time.Duration  // first backoff delay, doubled on each retry; 1 s
 	UserAgent    string         // User-Agent header; "mlx"
 	Progress     func(Progress) // called with download progress; may be nil
+	Notify       func(string)   // called with a line for a person (a retry, an unverified file); may be nil
+	AllowHTTP    bool           // accept files that cannot be verified over plain http from a host that is not loopback
 }
 
 // Client pulls models from one hub into one cache. It is safe for concurrent
@@ -110,3 +112,9 @@ func dropAuthAcrossHosts(req *http.Request, via []*http.Request) error {
 	}
 	return nil
 }
+
+// Endpoint returns the address of the hub.
+func (c *Client) Endpoint() string { return c.endpoint.String() }
+
+// Offline reports whether the client uses the cache only.
+func (c *Client) Offline() bool { return c.opts.Offline }

@@ -25,7 +25,7 @@ type fileMeta struct {
 func (c *Client) fileMeta(ctx context.Context, repo, rev, file string) (fileMeta, error) {
 	what := repo + " " + file
 	var m fileMeta
-	err := c.retry(ctx, func() (bool, error) {
+	err := c.retry(ctx, maxMetaRetries, func() (bool, error) {
 		var err error
 		m, err = c.headOnce(ctx, c.resolveURL(repo, rev, file), what)
 		return false, err

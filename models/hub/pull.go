@@ -86,6 +86,13 @@ func (c *Client) Pull(ctx context.Context, r Ref) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
+		if m.Size < 0 {
+			size, ok := info.Sizes[file]
+			if !ok {
+				return nil, fmt.Errorf("%s %s: %w, so its download would have no bound", r.Repo, file, ErrUnknownSize)
+			}
+			m.Size = size
+		}
 		switch {
 		case commit == "" && m.Commit == "":
 			return nil, fmt.Errorf("%s %s: the hub gave no X-Repo-Commit: %w", r.Repo, file, ErrProtocol)

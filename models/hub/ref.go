@@ -2,6 +2,7 @@ package hub
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -40,9 +41,13 @@ func (r Ref) String() string {
 // ParseRef reads a model reference: an alias from Aliases, or
 // "org/name[:QUANT][@revision]", or "org/name/path/file.gguf[@revision]". A
 // leading "https://huggingface.co/", "huggingface.co/" or "hf.co/" is
-// ignored. It does not look at the local disk: see Client.Resolve.
+// ignored. It does not look at the local disk (see Client.Resolve): what
+// looks like a local path is no reference, and fails with ErrNoFile.
 func ParseRef(s string) (Ref, error) {
 	orig := s
+	if LooksLikePath(s) {
+		return Ref{}, &noFileError{s}
+	}
 	s = strings.TrimSpace(s)
 	for _, p := range []string{"https://", "http://", "huggingface.co/", "hf.co/"} {
 		s = strings.TrimPrefix(s, p)
@@ -104,6 +109,28 @@ func ParseRef(s string) (Ref, error) {
 	}
 	return r, nil
 }
+
+// LooksLikePath reports whether s is written as a local path rather than a
+// model reference: it starts with "/", "./", "../" or "~", is absolute, holds
+// a backslash, or names a .gguf file with no org/name before it.
+func LooksLikePath(s string) bool {
+	s = strings.TrimSpace(s)
+	for _, p := range []string{"/", "./", "../", "~", `.\`, `..\`} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return s == "." || s == ".." || filepath.IsAbs(s) || strings.ContainsRune(s, '\\') ||
+		(isGGUF(s) && strings.Count(s, "/") < 2)
+}
+
+// noFileError is a reference written as a local path where nothing exists.
+// It is ErrNoFile, and ErrBadRef for callers that only know bad references.
+type noFileError struct{ path string }
+
+func (e *noFileError) Error() string { return e.path + ": " + ErrNoFile.Error() }
+
+func (e *noFileError) Is(target error) bool { return target == ErrNoFile || target == ErrBadRef }
 
 // checkRepoPart checks an org or model name as the hub allows them; "--"
 // is refused because the cache folder uses it as the separator.

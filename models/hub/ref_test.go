@@ -135,3 +135,20 @@ func TestNoQuantListsAvailable(t *testing.T) {
 		t.Fatalf("error %v should list Q4_K_M, Q8_0", err)
 	}
 }
+
+func TestPathsAreNotRefs(t *testing.T) {
+	for _, in := range []string{
+		"/tmp/x/missing.gguf", "./does-not-exist", "../m", "~/models/m", ".", "missing.gguf",
+		"dir/Model-Q4_0.GGUF", `models\m.gguf`,
+	} {
+		_, err := ParseRef(in)
+		if !errors.Is(err, ErrNoFile) || !errors.Is(err, ErrBadRef) || err.Error() != in+": no such file or directory" {
+			t.Errorf("ParseRef(%q): %v; want %q, ErrNoFile and ErrBadRef", in, err, in+": no such file or directory")
+		}
+	}
+	for _, in := range []string{"org/name", "org/name/m-Q4_0.gguf", "hf.co/org/name/sub/m.gguf", "smollm2:135m"} {
+		if LooksLikePath(in) {
+			t.Errorf("LooksLikePath(%q) = true", in)
+		}
+	}
+}

@@ -44,7 +44,7 @@ func (c *Client) send(ctx context.Context, hc *http.Client, method, u string, he
 	resp, err := hc.Do(req)
 	if err != nil {
 		timer.Stop()
-		err = stallCause(rctx, err)
+		err = unreachable(u, stallCause(rctx, err))
 		cancel(nil)
 		return nil, err
 	}

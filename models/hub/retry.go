@@ -33,7 +33,7 @@ func retryable(err error) bool {
 		return he.transient()
 	}
 	for _, permanent := range []error{ErrUnauthorized, ErrNotFound, ErrChecksum, ErrDiskFull,
-		ErrProtocol, errNoRange, context.Canceled, context.DeadlineExceeded} {
+		ErrProtocol, ErrUnreachable, ErrUnverified, ErrUnknownSize, errNoRange, context.Canceled, context.DeadlineExceeded} {
 		if errors.Is(err, permanent) {
 			return false
 		}
@@ -41,10 +41,18 @@ func retryable(err error) bool {
 	return true
 }
 
-// retry calls fn until it succeeds, fails for good, or has failed
-// Options.Retries times in a row; a call that made progress resets the count.
-// Delays double from Options.RetryDelay, with ±20% jitter.
-func (c *Client) retry(ctx context.Context, fn func() (progressed bool, err error)) error {
+// maxMetaRetries caps the retries of a listing or a HEAD: they carry no
+// download that a retry would save, and a person waits on them.
+const maxMetaRetries = 3
+
+// retry calls fn until it succeeds, fails for good, or has failed limit
+// times in a row (Options.Retries when limit is negative); a call that made
+// progress resets the count. Delays double from Options.RetryDelay, with
+// ±20% jitter, and each retry is announced through Options.Notify.
+func (c *Client) retry(ctx context.Context, limit int, fn func() (progressed bool, err error)) error {
+	if limit < 0 || limit > c.opts.Retries {
+		limit = c.opts.Retries
+	}
 	fails := 0
 	for {
 		progressed, err := fn()
@@ -57,16 +65,24 @@ func (c *Client) retry(ctx context.Context, fn func() (progressed bool, err erro
 		if progressed {
 			fails = 0
 		}
-		if fails >= max(0, c.opts.Retries) {
+		if fails >= max(0, limit) {
 			return fmt.Errorf("%w (after %d retries)", err, fails)
 		}
 		delay := min(c.opts.RetryDelay<<min(fails, 20), maxBackoff)
 		delay = time.Duration(float64(delay) * (0.8 + 0.4*rand.Float64()))
 		fails++
+		c.notify(fmt.Sprintf("%v; retrying in %v (retry %d of %d)", err, delay.Round(100*time.Millisecond), fails, limit))
 		select {
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		case <-time.After(delay):
 		}
+	}
+}
+
+// notify passes a line for a person to Options.Notify, when set.
+func (c *Client) notify(msg string) {
+	if c.opts.Notify != nil {
+		c.opts.Notify(msg)
 	}
 }

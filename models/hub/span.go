@@ -26,7 +26,7 @@ func (sp *span) finished() bool { return sp.end >= 0 && sp.start+sp.done >= sp.e
 // fetchSpan downloads what the span lacks, retrying transient failures;
 // each retry asks only for the bytes still missing.
 func (c *Client) fetchSpan(ctx context.Context, u, what string, sp *span, size int64, prog *fileProgress) error {
-	return c.retry(ctx, func() (bool, error) {
+	return c.retry(ctx, -1, func() (bool, error) {
 		if sp.finished() {
 			return false, nil
 		}
