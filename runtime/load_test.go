@@ -34,7 +34,7 @@ func tinySafetensors() []byte {
 }
 
 func TestLoadErrors(t *testing.T) {
-	gemma := `{"architectures":["Gemma2ForCausalLM"],"hidden_size":64,"intermediate_size":128,"num_hidden_layers":1,` +
+	gpt2 := `{"architectures":["GPT2LMHeadModel"],"hidden_size":64,"intermediate_size":128,"num_hidden_layers":1,` +
 		`"num_attention_heads":4,"num_key_value_heads":2,"head_dim":16,"vocab_size":256}`
 	llama := `{"architectures":["LlamaForCausalLM"],"hidden_size":64,"intermediate_size":128,"num_hidden_layers":1,` +
 		`"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":256}`
@@ -53,8 +53,8 @@ func TestLoadErrors(t *testing.T) {
 			return filepath.Join(writeDir(t, map[string][]byte{"m.gguf": []byte("not a model at all")}), "m.gguf")
 		}, Options{}, gguf.ErrFormat, []string{"m.gguf"}},
 		{"unsupported architecture", func(t *testing.T) string {
-			return writeDir(t, map[string][]byte{"config.json": []byte(gemma), "model.safetensors": tinySafetensors()})
-		}, Options{}, model.ErrUnsupported, []string{"gemma2"}},
+			return writeDir(t, map[string][]byte{"config.json": []byte(gpt2), "model.safetensors": tinySafetensors()})
+		}, Options{}, config.ErrUnsupported, []string{"GPT2LMHeadModel", "supported: ", "LlamaForCausalLM", "Qwen3ForCausalLM"}},
 		{"missing tensor", func(t *testing.T) string {
 			return writeDir(t, map[string][]byte{"config.json": []byte(llama), "model.safetensors": tinySafetensors()})
 		}, Options{}, model.ErrWeights, []string{"model.embed_tokens.weight"}},

@@ -4,90 +4,116 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
-// slidingRule says how a family's config turns on sliding-window attention.
-type slidingRule int
+// SlidingRule says how a family's config turns on sliding-window attention.
+type SlidingRule int
 
+// The sliding-window rules.
 const (
-	noSliding    slidingRule = iota // the family has no sliding window
-	keySliding                      // sliding_window, with the family default when absent
-	gatedSliding                    // only when use_sliding_window is true (qwen2, qwen3)
+	NoSliding    SlidingRule = iota // the family has no sliding window
+	KeySliding                      // sliding_window, with the family default when absent
+	GatedSliding                    // only when use_sliding_window is true (qwen2, qwen3)
 )
 
-// family holds the defaults of one transformers config class: the values a
-// config.json may leave out.
-type family struct {
-	arch         string // normalised architecture
-	vocab        int
-	heads        int
-	kvHeads      int // 0: same as heads
-	headDim      int // 0: hidden/heads
-	maxPos       int
-	eps          float64
-	theta        float64
-	localTheta   float64
-	tie          bool
-	act          string
-	bias         bool // q/k/v biases whatever the config says
-	bos, eos     int  // -1: none
-	sliding      slidingRule
-	window       int
-	pattern      int
-	attnCap      float64
-	finalCap     float64
-	queryPreAttn float64
+// Family is how the config files of one architecture family read: the names
+// that select it and the defaults of its transformers config class, the
+// values a config.json may leave out. The runtime's families register theirs
+// (Register), so the registry is the one list of supported architectures.
+type Family struct {
+	Arch       string   // normalised name, Model.Arch
+	HF         []string // config.json architectures entries
+	ModelTypes []string // model_type values, used when architectures is absent
+	GGUF       []string // GGUF general.architecture values
+
+	Vocab, Heads int
+	KVHeads      int // 0: same as heads
+	HeadDim      int // 0: hidden/heads
+	MaxPos       int
+	Eps, Theta   float64
+	LocalTheta   float64 // base of the sliding-window layers' RoPE; 0 = one base
+	Tie          bool
+	Act          string
+	Bias         bool // q/k/v biases whatever the config says
+	BOS, EOS     int  // -1: none
+	Sliding      SlidingRule
+	Window       int
+	Pattern      int // every Pattern-th layer is global; 0 = all layers slide
+	AttnCap      float64
+	FinalCap     float64
+	QueryPreAttn float64
+	// WideQueryLayers is the layer count of the family's GGUF files whose
+	// queries llama.cpp scales by 1/√(hidden/heads) instead of 1/√head_dim
+	// when the file says nothing (the Gemma 27B models); 0 = none.
+	WideQueryLayers int
 }
 
-var (
-	llamaFamily = family{arch: "llama", vocab: 32000, heads: 32, maxPos: 2048, eps: 1e-6, theta: 10000,
-		act: "silu", bos: 1, eos: 2}
-	mistralFamily = family{arch: "llama", vocab: 32000, heads: 32, kvHeads: 8, maxPos: 4096 * 32, eps: 1e-6, theta: 10000,
-		act: "silu", bos: 1, eos: 2, sliding: keySliding, window: 4096}
-	qwen2Family = family{arch: "qwen2", vocab: 151936, heads: 32, maxPos: 32768, eps: 1e-6, theta: 10000,
-		act: "silu", bias: true, bos: -1, eos: -1, sliding: gatedSliding, window: 4096}
-	qwen3Family = family{arch: "qwen3", vocab: 151936, heads: 32, headDim: 128, maxPos: 32768, eps: 1e-6, theta: 10000,
-		act: "silu", bos: -1, eos: -1, sliding: gatedSliding, window: 4096}
-	gemma2Family = family{arch: "gemma2", vocab: 256000, heads: 8, kvHeads: 4, headDim: 256, maxPos: 8192, eps: 1e-6,
-		theta: 10000, tie: true, act: "gelu_pytorch_tanh", bos: 2, eos: 1, sliding: keySliding, window: 4096,
-		pattern: 2, attnCap: 50, finalCap: 30, queryPreAttn: 256}
-	gemma3Family = family{arch: "gemma3", vocab: 262208, heads: 8, kvHeads: 4, headDim: 256, maxPos: 131072, eps: 1e-6,
-		theta: 1e6, localTheta: 10000, tie: true, act: "gelu_pytorch_tanh", bos: 2, eos: 1, sliding: keySliding,
-		window: 4096, pattern: 6, queryPreAttn: 256}
-	phi3Family = family{arch: "phi3", vocab: 32064, heads: 32, maxPos: 4096, eps: 1e-5, theta: 10000,
-		act: "silu", bos: 1, eos: 32000, sliding: keySliding}
-)
-
-// hfArchitectures maps the architectures entry of config.json to a family.
-var hfArchitectures = map[string]*family{
-	"LlamaForCausalLM":               &llamaFamily,
-	"MistralForCausalLM":             &mistralFamily,
-	"Qwen2ForCausalLM":               &qwen2Family,
-	"Qwen3ForCausalLM":               &qwen3Family,
-	"Gemma2ForCausalLM":              &gemma2Family,
-	"Gemma3ForCausalLM":              &gemma3Family,
-	"Gemma3ForConditionalGeneration": &gemma3Family,
-	"Phi3ForCausalLM":                &phi3Family,
+// registry holds the registered families by each name that selects them.
+var registry struct {
+	sync.RWMutex
+	hf, types, gguf map[string]*Family
+	archs           []string
 }
 
-// modelTypes maps model_type, used when architectures is absent.
-var modelTypes = map[string]*family{
-	"llama": &llamaFamily, "mistral": &mistralFamily, "qwen2": &qwen2Family, "qwen3": &qwen3Family,
-	"gemma2": &gemma2Family, "gemma3": &gemma3Family, "gemma3_text": &gemma3Family, "phi3": &phi3Family,
+// Register adds a family. It panics on a name that another family already
+// uses or a family without an Arch, which are programming errors.
+func Register(f Family) {
+	registry.Lock()
+	defer registry.Unlock()
+	if registry.hf == nil {
+		registry.hf, registry.types, registry.gguf = map[string]*Family{}, map[string]*Family{}, map[string]*Family{}
+	}
+	if f.Arch == "" {
+		panic("config: family without an architecture name")
+	}
+	fam := &f
+	tables := []struct {
+		table map[string]*Family
+		names []string
+	}{{registry.hf, f.HF}, {registry.types, f.ModelTypes}, {registry.gguf, f.GGUF}}
+	for _, t := range tables {
+		for _, n := range t.names {
+			if _, dup := t.table[n]; dup {
+				panic(fmt.Sprintf("config: %q registered twice", n))
+			}
+		}
+	}
+	for _, t := range tables {
+		for _, n := range t.names {
+			t.table[n] = fam
+		}
+	}
+	if !slices.Contains(registry.archs, f.Arch) {
+		registry.archs = append(registry.archs, f.Arch)
+		slices.Sort(registry.archs)
+	}
 }
 
-// ggufArchitectures maps general.architecture to a family.
-var ggufArchitectures = map[string]*family{
-	"llama": &llamaFamily, "qwen2": &qwen2Family, "qwen3": &qwen3Family,
-	"gemma2": &gemma2Family, "gemma3": &gemma3Family, "phi3": &phi3Family,
+// Supported returns the registered architecture families, sorted.
+func Supported() []string {
+	registry.RLock()
+	defer registry.RUnlock()
+	return slices.Clone(registry.archs)
 }
 
-// unsupportedArch returns the error for an architecture not in table.
-func unsupportedArch[V any](what, name string, table map[string]V) error {
-	names := make([]string, 0, len(table))
-	for k := range table {
+// lookup returns the family registered under name in one of the tables,
+// or an ErrUnsupported error that lists the table's names.
+func lookup(what, name string, table func() map[string]*Family) (*Family, error) {
+	registry.RLock()
+	defer registry.RUnlock()
+	t := table()
+	if f, ok := t[name]; ok {
+		return f, nil
+	}
+	names := make([]string, 0, len(t))
+	for k := range t {
 		names = append(names, k)
 	}
 	slices.Sort(names)
-	return fmt.Errorf("%w: %s %.80q (supported: %s)", ErrUnsupported, what, name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("%w: %s %.80q (supported: %s)", ErrUnsupported, what, name, strings.Join(names, ", "))
 }
+
+func hfTable() map[string]*Family   { return registry.hf }
+func typeTable() map[string]*Family { return registry.types }
+func ggufTable() map[string]*Family { return registry.gguf }

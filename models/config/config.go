@@ -46,7 +46,7 @@ func (s Source) String() string {
 // architecture. Sizes are in elements; unset optional values are zero.
 type Model struct {
 	Source       Source
-	Arch         string // normalised family: llama (also Mistral), qwen2, qwen3, gemma2, gemma3, phi3
+	Arch         string // normalised family name, as registered (Family.Arch): llama (also Mistral), qwen3, ...
 	Architecture string // as written: "MistralForCausalLM", or GGUF general.architecture
 	Name         string // GGUF general.name; empty for Hugging Face
 

@@ -78,12 +78,12 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: general.architecture missing or not a string", ErrInvalid)
 	}
-	fam, ok := ggufArchitectures[name]
-	if !ok {
-		return nil, unsupportedArch("general.architecture", name, ggufArchitectures)
+	fam, err := lookup("general.architecture", name, ggufTable)
+	if err != nil {
+		return nil, err
 	}
 	g := &ggufReader{f: f, arch: name}
-	m := &Model{Source: SourceGGUF, Arch: fam.arch, Architecture: name, HiddenAct: fam.act, FileType: -1}
+	m := &Model{Source: SourceGGUF, Arch: fam.Arch, Architecture: name, HiddenAct: fam.Act, FileType: -1}
 	m.Name, _ = f.String("general.name")
 	m.HiddenSize = g.uint("embedding_length", 0, true)
 	m.Layers = g.uint("block_count", 0, true)
@@ -99,12 +99,12 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	m.RopeDim = g.uint("rope.dimension_count", m.HeadDim, false)
 	m.VocabSize = g.uint("vocab_size", tokenCount(f), false)
 	m.RMSNormEps = g.float("attention.layer_norm_rms_epsilon", 0, true)
-	m.RopeTheta = g.float("rope.freq_base", fam.theta, false)
-	if fam.localTheta != 0 {
-		m.RopeLocalTheta = g.float("rope.freq_base_swa", fam.localTheta, false)
+	m.RopeTheta = g.float("rope.freq_base", fam.Theta, false)
+	if fam.LocalTheta != 0 {
+		m.RopeLocalTheta = g.float("rope.freq_base_swa", fam.LocalTheta, false)
 	}
 	m.TieEmbeddings = !g.has("output.weight")
-	m.AttentionBias = fam.bias || g.has("blk.0.attn_q.bias") || g.has("blk.0.attn_qkv.bias")
+	m.AttentionBias = fam.Bias || g.has("blk.0.attn_q.bias") || g.has("blk.0.attn_qkv.bias")
 	ggufGemma(g, fam, m)
 	m.BOS, m.EOS = ggufTokens(f, m.VocabSize)
 	if v, ok := f.Uint("general.file_type"); ok && v <= math.MaxInt32 {
@@ -125,30 +125,30 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 }
 
 // ggufGemma reads the sliding window and the gemma-specific values.
-func ggufGemma(g *ggufReader, fam *family, m *Model) {
+func ggufGemma(g *ggufReader, fam *Family, m *Model) {
 	window := 0
-	if fam.pattern > 0 {
-		window = fam.window
+	if fam.Pattern > 0 {
+		window = fam.Window
 	}
-	if fam.sliding != noSliding {
+	if fam.Sliding != NoSliding {
 		m.SlidingWindow = g.uint("attention.sliding_window", window, false)
 	}
-	if fam.pattern == 0 {
+	if fam.Pattern == 0 {
 		return
 	}
-	m.SlidingPattern = fam.pattern
+	m.SlidingPattern = fam.Pattern
 	if v, ok := g.f.Uint(g.arch + ".attention.sliding_window_pattern"); ok && v <= maxLayers {
 		m.SlidingPattern = int(v)
 	}
-	m.AttnSoftcap = g.float("attn_logit_softcapping", fam.attnCap, false)
-	m.FinalSoftcap = g.float("final_logit_softcapping", fam.finalCap, false)
+	m.AttnSoftcap = g.float("attn_logit_softcapping", fam.AttnCap, false)
+	m.FinalSoftcap = g.float("final_logit_softcapping", fam.FinalCap, false)
 	// llama.cpp scales gemma queries by 1/sqrt(head_dim), except for the 27B
-	// models (46 layers for gemma2, 62 for gemma3), which use
-	// 1/sqrt(hidden/heads), as their query_pre_attn_scalar says.
+	// models, which use 1/sqrt(hidden/heads), as their query_pre_attn_scalar
+	// says.
 	m.QueryPreAttnScalar = float32(m.HeadDim)
 	if scale := g.float("attention.scale", 0, false); scale > 0 {
 		m.QueryPreAttnScalar = 1 / (scale * scale)
-	} else if (m.Layers == 46 && fam == &gemma2Family) || (m.Layers == 62 && fam == &gemma3Family) {
+	} else if fam.WideQueryLayers > 0 && m.Layers == fam.WideQueryLayers {
 		m.QueryPreAttnScalar = float32(m.HiddenSize / max(m.Heads, 1))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // maxConfigSize bounds config.json and generation_config.json.
@@ -68,7 +69,7 @@ func fromHF(data []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if text := r.object("text_config"); text != nil && name == "Gemma3ForConditionalGeneration" {
+	if text := r.object("text_config"); text != nil && strings.HasSuffix(name, "ForConditionalGeneration") {
 		merged := maps.Clone(top)
 		maps.Copy(merged, text)
 		r = &reader{f: merged}
@@ -87,68 +88,67 @@ func fromHF(data []byte) (*Model, error) {
 }
 
 // hfFamily picks the family from architectures, else from model_type.
-func hfFamily(r *reader) (*family, string, error) {
+func hfFamily(r *reader) (*Family, string, error) {
 	var archs []string
 	if r.decode("architectures", &archs, "a list of strings"); r.err != nil {
 		return nil, "", r.err
 	}
 	for _, a := range archs {
-		if fam, ok := hfArchitectures[a]; ok {
+		if fam, err := lookup("architecture", a, hfTable); err == nil {
 			return fam, a, nil
 		}
 	}
 	if len(archs) > 0 {
-		return nil, "", unsupportedArch("architecture", archs[0], hfArchitectures)
+		_, err := lookup("architecture", archs[0], hfTable)
+		return nil, "", err
 	}
 	mt := r.str("model_type", "")
-	if fam, ok := modelTypes[mt]; ok {
-		return fam, mt, nil
-	}
 	if r.err != nil {
 		return nil, "", r.err
 	}
-	return nil, "", unsupportedArch("model_type", mt, modelTypes)
+	fam, err := lookup("model_type", mt, typeTable)
+	return fam, mt, err
 }
 
 // hfModel reads the model's values; errors are left in r.
-func hfModel(r *reader, fam *family, name string) *Model {
+func hfModel(r *reader, fam *Family, name string) *Model {
 	for _, k := range []string{"hidden_size", "num_hidden_layers", "intermediate_size"} {
 		if !r.has(k) {
 			r.fail(k, "missing")
 		}
 	}
-	m := &Model{Source: SourceHF, Arch: fam.arch, Architecture: name, FileType: -1}
+	m := &Model{Source: SourceHF, Arch: fam.Arch, Architecture: name, FileType: -1}
 	m.HiddenSize = r.int("hidden_size", 0)
 	m.Layers = r.int("num_hidden_layers", 0)
 	m.FFNSize = r.int("intermediate_size", 0)
-	m.VocabSize = r.int("vocab_size", fam.vocab)
-	m.Heads = r.int("num_attention_heads", fam.heads)
-	m.KVHeads = r.int("num_key_value_heads", orDefault(fam.kvHeads, m.Heads))
-	m.HeadDim = r.int("head_dim", fam.headDim)
+	m.VocabSize = r.int("vocab_size", fam.Vocab)
+	m.Heads = r.int("num_attention_heads", fam.Heads)
+	m.KVHeads = r.int("num_key_value_heads", orDefault(fam.KVHeads, m.Heads))
+	m.HeadDim = r.int("head_dim", fam.HeadDim)
 	if m.HeadDim == 0 && m.Heads > 0 {
 		if m.HiddenSize%m.Heads != 0 {
 			r.fail("hidden_size", "%d is not a multiple of num_attention_heads %d and head_dim is not given", m.HiddenSize, m.Heads)
 		}
 		m.HeadDim = m.HiddenSize / m.Heads
 	}
-	m.ContextLength = r.int("max_position_embeddings", fam.maxPos)
-	m.RMSNormEps = float32(r.float("rms_norm_eps", fam.eps))
-	m.HiddenAct = r.str("hidden_activation", r.str("hidden_act", fam.act))
-	m.RopeTheta = float32(r.float("rope_theta", fam.theta))
-	if fam.localTheta != 0 {
-		m.RopeLocalTheta = float32(r.float("rope_local_base_freq", fam.localTheta))
+	m.ContextLength = r.int("max_position_embeddings", fam.MaxPos)
+	m.RMSNormEps = float32(r.float("rms_norm_eps", fam.Eps))
+	m.HiddenAct = r.str("hidden_activation", r.str("hidden_act", fam.Act))
+	m.RopeTheta = float32(r.float("rope_theta", fam.Theta))
+	if fam.LocalTheta != 0 {
+		m.RopeLocalTheta = float32(r.float("rope_local_base_freq", fam.LocalTheta))
 	}
 	partial := r.float("partial_rotary_factor", 1)
 	if !finiteIn(partial, 0, 1) {
 		r.fail("partial_rotary_factor", "%v is not in [0, 1]", partial)
 	}
 	m.RopeDim = int(math.Round(float64(m.HeadDim) * partial))
-	m.TieEmbeddings = r.bool("tie_word_embeddings", fam.tie)
-	m.AttentionBias = fam.bias || r.bool("attention_bias", false)
+	m.TieEmbeddings = r.bool("tie_word_embeddings", fam.Tie)
+	m.AttentionBias = fam.Bias || r.bool("attention_bias", false)
 	m.SlidingWindow, m.SlidingPattern = hfSliding(r, fam, m.Layers)
-	m.AttnSoftcap = float32(r.float("attn_logit_softcapping", fam.attnCap))
-	m.FinalSoftcap = float32(r.float("final_logit_softcapping", fam.finalCap))
-	m.QueryPreAttnScalar = float32(r.float("query_pre_attn_scalar", fam.queryPreAttn))
+	m.AttnSoftcap = float32(r.float("attn_logit_softcapping", fam.AttnCap))
+	m.FinalSoftcap = float32(r.float("final_logit_softcapping", fam.FinalCap))
+	m.QueryPreAttnScalar = float32(r.float("query_pre_attn_scalar", fam.QueryPreAttn))
 	m.BOS, m.EOS = inVocab(hfBOS(r, fam), hfEOS(r, fam), m.VocabSize)
 	m.TorchDtype = r.str("torch_dtype", r.str("dtype", ""))
 	m.Quantization = hfQuantization(r)
@@ -179,12 +179,12 @@ func inVocab(bos int, eos []int, vocab int) (int, []int) {
 	return bos, kept
 }
 
-func hfBOS(r *reader, fam *family) int {
+func hfBOS(r *reader, fam *Family) int {
 	switch ids := r.ids("bos_token_id"); {
 	case r.null("bos_token_id"):
 		return -1
 	case ids == nil:
-		return fam.bos
+		return fam.BOS
 	case len(ids) != 1:
 		r.fail("bos_token_id", "want one token id, got %d", len(ids))
 		return -1
@@ -193,20 +193,20 @@ func hfBOS(r *reader, fam *family) int {
 	}
 }
 
-func hfEOS(r *reader, fam *family) []int {
+func hfEOS(r *reader, fam *Family) []int {
 	ids := r.ids("eos_token_id")
-	if ids == nil && !r.null("eos_token_id") && fam.eos >= 0 {
-		ids = []int{fam.eos}
+	if ids == nil && !r.null("eos_token_id") && fam.EOS >= 0 {
+		ids = []int{fam.EOS}
 	}
 	return ids
 }
 
 // hfSliding returns the sliding window and the global-layer period.
-func hfSliding(r *reader, fam *family, layers int) (window, pattern int) {
-	switch fam.sliding {
-	case noSliding:
+func hfSliding(r *reader, fam *Family, layers int) (window, pattern int) {
+	switch fam.Sliding {
+	case NoSliding:
 		return 0, 0
-	case gatedSliding:
+	case GatedSliding:
 		if !r.bool("use_sliding_window", false) {
 			return 0, 0
 		}
@@ -214,15 +214,15 @@ func hfSliding(r *reader, fam *family, layers int) (window, pattern int) {
 	if r.null("sliding_window") {
 		return 0, 0
 	}
-	window = r.int("sliding_window", fam.window)
-	if fam.pattern == 0 {
+	window = r.int("sliding_window", fam.Window)
+	if fam.Pattern == 0 {
 		return window, 0
 	}
 	var types []string
 	if r.decode("layer_types", &types, "a list of strings") {
 		return window, patternOf(r, types, layers)
 	}
-	return window, r.int("sliding_window_pattern", fam.pattern)
+	return window, r.int("sliding_window_pattern", fam.Pattern)
 }
 
 // patternOf turns a layer_types list ("sliding_attention"/"full_attention")

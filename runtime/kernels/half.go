@@ -99,3 +99,9 @@ func f32ToF16Ref(dst []uint16, src []float32) {
 		dst[i] = f32ToF16(f)
 	}
 }
+
+// RoundBF16 returns f rounded to the nearest bfloat16 (ties to even).
+func RoundBF16(f float32) float32 { return bf16ToF32(f32ToBF16(f)) }
+
+// RoundF16 returns f rounded to the nearest IEEE half (ties to even).
+func RoundF16(f float32) float32 { return f16ToF32(f32ToF16(f)) }

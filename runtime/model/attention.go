@@ -137,6 +137,7 @@ type span struct {
 	bs         int // positions per cache block
 	start, end int // visible positions [start, end]
 	scale      float32
+	softcap    float32 // scores become softcap·tanh(score/softcap); 0 for none
 }
 
 // spanOf returns head h of row i.
@@ -146,16 +147,17 @@ func (a *attnJob) spanOf(i, h int) span {
 	pos, kc := a.b.Pos[i], a.b.Cache[i]
 	kvh := h / (c.Heads / c.KVHeads)
 	sp := span{
-		q:     s.q[i*qd+h*hd : i*qd+(h+1)*hd],
-		out:   s.att[i*qd+h*hd : i*qd+(h+1)*hd],
-		kc:    kc,
-		layer: a.layer,
-		kvh:   kvh,
-		kvo:   kvh * hd,
-		dim:   kc.Dim(),
-		bs:    kc.BlockSize(),
-		end:   pos,
-		scale: float32(1 / math.Sqrt(float64(hd))),
+		q:       s.q[i*qd+h*hd : i*qd+(h+1)*hd],
+		out:     s.att[i*qd+h*hd : i*qd+(h+1)*hd],
+		kc:      kc,
+		layer:   a.layer,
+		kvh:     kvh,
+		kvo:     kvh * hd,
+		dim:     kc.Dim(),
+		bs:      kc.BlockSize(),
+		end:     pos,
+		scale:   s.m.attnScale,
+		softcap: c.AttnSoftcap,
 	}
 	if w := s.m.Layers[a.layer].Window; w > 0 {
 		sp.start = max(0, pos-w+1)
@@ -241,6 +243,9 @@ func scoresOf[T float32 | uint16](sp *span, q []float32, sc []float32, blk block
 		scores(sc[lo-sp.start:hi-sp.start], q, k[lo-bi*sp.bs:], sp.bs)
 	})
 	kernels.Scale(sc, sp.scale)
+	if sp.softcap > 0 {
+		kernels.Softcap(sc, sp.softcap)
+	}
 }
 
 // exact is attention in float32 over a cache of float32 or halves: scores,

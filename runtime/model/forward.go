@@ -16,8 +16,15 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 	m, c := s.m, s.m.Config
 	n, hid, half := len(b.Tokens), c.HiddenSize, c.RopeDim/2
 	for i, t := range b.Tokens {
-		m.Embed.Row(int(t), s.x[i*hid:(i+1)*hid])
+		x := s.x[i*hid : (i+1)*hid]
+		m.Embed.Row(int(t), x)
+		if m.embedScale != 0 {
+			kernels.Scale(x, m.embedScale)
+		}
 		m.rope.angles(b.Pos[i], s.cos[i*half:(i+1)*half], s.sin[i*half:(i+1)*half])
+		if m.ropeLocal != nil {
+			m.ropeLocal.angles(b.Pos[i], s.cosL[i*half:(i+1)*half], s.sinL[i*half:(i+1)*half])
+		}
 	}
 	for li := range m.Layers {
 		s.layer(li, b, n)
@@ -30,6 +37,9 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 	}
 	out := len(b.Out) * c.VocabSize
 	s.pool.MatMul(m.Output, s.hout, len(b.Out), s.logits[:out])
+	if c.FinalSoftcap > 0 {
+		kernels.Softcap(s.logits[:out], c.FinalSoftcap)
+	}
 	return s.logits[:out], nil
 }
 
@@ -53,7 +63,7 @@ func (s *State) layer(li int, b *Batch, n int) {
 	s.rows(stepFFNNorm, li, b, n)
 	gateUp := [...]*kernels.Matrix{l.Gate, l.Up}
 	s.pool.MatMuls(gateUp[:], s.xn, n, [][]float32{s.gate, s.up})
-	s.rows(stepSiLU, li, b, n)
+	s.rows(stepAct, li, b, n)
 	s.pool.MatMul(l.Down, s.gate, n, s.xn)
 	s.rows(stepResidual, li, b, n)
 }
@@ -75,9 +85,9 @@ type rowStep uint8
 const (
 	stepAttnNorm rowStep = iota // xn = RMSNorm(x)
 	stepQKV                     // q, k, v biases and norms, RoPE, k and v into the cache
-	stepFFNNorm                 // x += attention output (in xn); xn = RMSNorm(x)
-	stepSiLU                    // gate = silu(gate) * up
-	stepResidual                // x += MLP output (in xn)
+	stepFFNNorm                 // x += attention output (in xn, post-normed if so); xn = RMSNorm(x)
+	stepAct                     // gate = act(gate) * up
+	stepResidual                // x += MLP output (in xn, post-normed if so)
 )
 
 // parallelRows is the batch size from which row steps are split over the pool.
@@ -125,12 +135,22 @@ func (s *State) row(step rowStep, li int, b *Batch, i int) {
 	case stepQKV:
 		s.qkv(l, li, b, i)
 	case stepFFNNorm:
+		if l.PostAttnNorm != nil {
+			kernels.RMSNorm(xn, xn, l.PostAttnNorm, eps)
+		}
 		kernels.Add(x, xn)
 		kernels.RMSNorm(xn, x, l.FFNNorm, eps)
-	case stepSiLU:
+	case stepAct:
 		ff := c.FFNSize
-		kernels.SiLUMul(s.gate[i*ff:(i+1)*ff], s.up[i*ff:(i+1)*ff])
+		if s.m.MLP == GeGLUTanh {
+			kernels.GELUTanhMul(s.gate[i*ff:(i+1)*ff], s.up[i*ff:(i+1)*ff])
+		} else {
+			kernels.SiLUMul(s.gate[i*ff:(i+1)*ff], s.up[i*ff:(i+1)*ff])
+		}
 	case stepResidual:
+		if l.PostFFNNorm != nil {
+			kernels.RMSNorm(xn, xn, l.PostFFNNorm, eps)
+		}
 		kernels.Add(x, xn)
 	}
 }
@@ -152,6 +172,9 @@ func (s *State) qkv(l *Layer, li int, b *Batch, i int) {
 		headNorm(k, l.KNorm, eps)
 	}
 	cos, sin := s.cos[i*half:(i+1)*half], s.sin[i*half:(i+1)*half]
+	if l.Local {
+		cos, sin = s.cosL[i*half:(i+1)*half], s.sinL[i*half:(i+1)*half]
+	}
 	rope(s.m.Rope, q, hd, cos, sin)
 	rope(s.m.Rope, k, hd, cos, sin)
 	b.Cache[i].Store(li, b.Pos[i], k, v, s.kh[i*kvd:(i+1)*kvd])

@@ -18,14 +18,14 @@ func (b *binder) bindAll(m *Model, cfg *config.Model, names *Names) {
 	m.Layers = make([]Layer, cfg.Layers)
 	jobs := []func(*binder){
 		func(b *binder) { m.Embed = b.matrix(names.Embed, vocab, hid) },
-		func(b *binder) { m.OutputNorm = b.vector(names.OutputNorm, hid) },
+		func(b *binder) { m.OutputNorm = b.norm(names.OutputNorm, hid) },
 	}
 	tied := cfg.TieEmbeddings && !b.src.Has(names.Output)
 	if !tied {
 		jobs = append(jobs, func(b *binder) { m.Output = b.matrix(names.Output, vocab, hid) })
 	}
 	for i := range m.Layers {
-		jobs = append(jobs, func(b *binder) { m.Layers[i] = b.layer(cfg, m.Arch, names, i) })
+		jobs = append(jobs, func(b *binder) { m.Layers[i] = b.layer(m, names, i) })
 	}
 	b.parallel(jobs, goruntime.GOMAXPROCS(0))
 	if tied {
@@ -43,7 +43,7 @@ func (b *binder) parallel(jobs []func(*binder), workers int) {
 	for range max(1, min(workers, len(jobs))) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(jobs); i = int(next.Add(1) - 1) {
-				sub[i].src = b.src
+				sub[i].src, sub[i].offset = b.src, b.offset
 				jobs[i](&sub[i])
 			}
 		})

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/mlxrun/mlx/models/config"
 	"github.com/mlxrun/mlx/runtime/kernels"
@@ -10,26 +11,33 @@ import (
 // Model is a decoder-only transformer with its weights bound.
 type Model struct {
 	Config *config.Model
-	Arch   Arch
+	Family *Family
+	Blocks Blocks
 	Rope   RopeStyle
+	MLP    MLPKind
 
 	Embed      *kernels.Matrix // [vocab, hidden]
 	Output     *kernels.Matrix // [vocab, hidden]; Embed when tied
 	OutputNorm []float32
 	Layers     []Layer
 
-	rope    ropeTable
-	weights int64
+	rope       ropeTable  // global layers
+	ropeLocal  *ropeTable // sliding-window layers with their own base, or nil
+	attnScale  float32    // scores are q·k times this
+	embedScale float32    // embeddings are multiplied by this, 0 for none
+	weights    int64
 }
 
 // Layer is one transformer block.
 type Layer struct {
-	AttnNorm, FFNNorm   []float32
-	Q, K, V, O          *kernels.Matrix
-	QBias, KBias, VBias []float32 // nil without biases
-	QNorm, KNorm        []float32 // nil without q/k norms
-	Gate, Up, Down      *kernels.Matrix
-	Window              int // sliding-window size in tokens, 0 for full attention
+	AttnNorm, FFNNorm         []float32
+	PostAttnNorm, PostFFNNorm []float32 // sandwich norms, nil without
+	Q, K, V, O                *kernels.Matrix
+	QBias, KBias, VBias       []float32 // nil without biases
+	QNorm, KNorm              []float32 // nil without q/k norms
+	Gate, Up, Down            *kernels.Matrix
+	Window                    int  // sliding-window size in tokens, 0 for full attention
+	Local                     bool // RoPE with the sliding-window layers' base
 }
 
 // Matrices returns the weight matrices of the layer.
@@ -53,27 +61,29 @@ func (m *Model) Params() int64 {
 		for _, w := range l.Matrices() {
 			n += int64(w.Rows) * int64(w.Cols)
 		}
-		n += int64(len(l.AttnNorm) + len(l.FFNNorm) + len(l.QBias) + len(l.KBias) + len(l.VBias) + len(l.QNorm) + len(l.KNorm))
+		for _, v := range [...][]float32{l.AttnNorm, l.FFNNorm, l.PostAttnNorm, l.PostFFNNorm, l.QBias, l.KBias, l.VBias, l.QNorm, l.KNorm} {
+			n += int64(len(v))
+		}
 	}
 	return n
 }
 
-// Build binds the weights of src to the architecture cfg names, checking
+// Build binds the weights of src to the names of cfg's family, checking
 // every shape.
 func Build(cfg *config.Model, src Source) (*Model, error) {
-	arch, err := Lookup(cfg.Arch)
+	fam, err := Lookup(cfg.Arch)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", src.Where(), err)
 	}
-	if err := check(cfg); err != nil {
+	m := &Model{Config: cfg, Family: fam, Rope: RopeNeox}
+	if err := m.setup(); err != nil {
 		return nil, fmt.Errorf("%s: %w", src.Where(), err)
 	}
-	m := &Model{Config: cfg, Arch: arch, Rope: RopeNeox}
-	names := arch.HF
+	names := fam.HF
 	if cfg.Source == config.SourceGGUF {
-		names, m.Rope = arch.GGUF, arch.GGUFRope
+		names, m.Rope = fam.GGUF, fam.GGUFRope
 	}
-	b := binder{src: src}
+	b := binder{src: src, offset: m.Blocks.NormOffset && cfg.Source != config.SourceGGUF}
 	b.bindAll(m, cfg, names)
 	if b.err != nil {
 		return nil, b.err
@@ -82,19 +92,15 @@ func Build(cfg *config.Model, src Source) (*Model, error) {
 		return nil, fmt.Errorf("%s: %w", src.Where(), err)
 	}
 	m.weights = b.bytes
-	m.rope = newRopeTable(cfg)
 	return m, nil
 }
 
-// check refuses settings the forward pass does not implement.
-func check(cfg *config.Model) error {
-	switch {
-	case cfg.HiddenAct != "" && cfg.HiddenAct != "silu":
-		return fmt.Errorf("%w: activation %q (want silu)", ErrUnsupported, cfg.HiddenAct)
-	case cfg.RopeDim <= 0 || cfg.RopeDim > cfg.HeadDim || cfg.RopeDim%2 != 0:
+// setup checks the config against what the forward pass implements and
+// derives the family's blocks and the model-wide constants.
+func (m *Model) setup() error {
+	cfg := m.Config
+	if cfg.RopeDim <= 0 || cfg.RopeDim > cfg.HeadDim || cfg.RopeDim%2 != 0 {
 		return fmt.Errorf("%w: %d rotary dimensions for a head of %d", ErrUnsupported, cfg.RopeDim, cfg.HeadDim)
-	case cfg.AttnSoftcap != 0 || cfg.FinalSoftcap != 0:
-		return fmt.Errorf("%w: logit soft-capping", ErrUnsupported)
 	}
 	switch t := cfg.RopeScaling.Type; t {
 	case "", config.RopeLinear, config.RopeLlama3:
@@ -103,14 +109,51 @@ func check(cfg *config.Model) error {
 			return fmt.Errorf("%w: RoPE scaling %q", ErrUnsupported, t)
 		}
 	}
+	var err error
+	if m.MLP, err = mlpKind(cfg.HiddenAct); err != nil {
+		return err
+	}
+	if m.Blocks, err = m.Family.Blocks(cfg); err != nil {
+		return err
+	}
+	m.attnScale = float32(1 / math.Sqrt(float64(cfg.HeadDim)))
+	if cfg.QueryPreAttnScalar > 0 {
+		m.attnScale = float32(1 / math.Sqrt(float64(cfg.QueryPreAttnScalar)))
+	}
+	if m.Blocks.EmbedScale {
+		m.embedScale = embedScale(cfg)
+	}
+	m.rope = newRopeTable(cfg.RopeTheta, cfg.RopeDim, cfg.RopeScaling)
+	if cfg.RopeLocalTheta > 0 && cfg.SlidingWindow > 0 {
+		local := newRopeTable(cfg.RopeLocalTheta, cfg.RopeDim, config.RopeScaling{})
+		m.ropeLocal = &local
+	}
 	return nil
+}
+
+// embedScale returns √hidden in the precision a Hugging Face checkpoint
+// computes it (transformers casts it to the weights' type); GGUF files are
+// run as llama.cpp does, in float32.
+func embedScale(cfg *config.Model) float32 {
+	s := float32(math.Sqrt(float64(cfg.HiddenSize)))
+	if cfg.Source != config.SourceHF {
+		return s
+	}
+	switch cfg.TorchDtype {
+	case "bfloat16":
+		return kernels.RoundBF16(s)
+	case "float16":
+		return kernels.RoundF16(s)
+	}
+	return s
 }
 
 // binder collects tensors, keeping the first error.
 type binder struct {
-	src   Source
-	err   error
-	bytes int64
+	src    Source
+	offset bool // norm weights are stored as w-1: add 1
+	err    error
+	bytes  int64
 }
 
 func (b *binder) matrix(name string, rows, cols int) *kernels.Matrix {
@@ -139,31 +182,47 @@ func (b *binder) vector(name string, n int) []float32 {
 	return v
 }
 
-func (b *binder) layer(cfg *config.Model, arch Arch, n *Names, i int) Layer {
+// norm binds a norm weight, adding the (1+w) offset when the source stores w-1.
+func (b *binder) norm(name string, n int) []float32 {
+	v := b.vector(name, n)
+	if b.offset {
+		for i := range v {
+			v[i]++
+		}
+	}
+	return v
+}
+
+func (b *binder) layer(m *Model, n *Names, i int) Layer {
+	cfg, bl := m.Config, m.Blocks
 	hid, hd := cfg.HiddenSize, cfg.HeadDim
 	qDim, kvDim := cfg.Heads*hd, cfg.KVHeads*hd
 	l := Layer{
-		AttnNorm: b.vector(layer(n.AttnNorm, i), hid),
+		AttnNorm: b.norm(layer(n.AttnNorm, i), hid),
 		Q:        b.matrix(layer(n.Q, i), qDim, hid),
 		K:        b.matrix(layer(n.K, i), kvDim, hid),
 		V:        b.matrix(layer(n.V, i), kvDim, hid),
 		O:        b.matrix(layer(n.O, i), hid, qDim),
-		FFNNorm:  b.vector(layer(n.FFNNorm, i), hid),
+		FFNNorm:  b.norm(layer(n.FFNNorm, i), hid),
 		Gate:     b.matrix(layer(n.Gate, i), cfg.FFNSize, hid),
 		Up:       b.matrix(layer(n.Up, i), cfg.FFNSize, hid),
 		Down:     b.matrix(layer(n.Down, i), hid, cfg.FFNSize),
 	}
-	if arch.QKVBias || cfg.AttentionBias {
+	if bl.QKVBias || cfg.AttentionBias {
 		l.QBias = b.vector(layer(n.QBias, i), qDim)
 		l.KBias = b.vector(layer(n.KBias, i), kvDim)
 		l.VBias = b.vector(layer(n.VBias, i), kvDim)
 	}
-	if arch.QKNorm {
-		l.QNorm = b.vector(layer(n.QNorm, i), hd)
-		l.KNorm = b.vector(layer(n.KNorm, i), hd)
+	if bl.QKNorm {
+		l.QNorm = b.norm(layer(n.QNorm, i), hd)
+		l.KNorm = b.norm(layer(n.KNorm, i), hd)
+	}
+	if bl.PostNorms {
+		l.PostAttnNorm = b.norm(layer(n.PostAttnNorm, i), hid)
+		l.PostFFNNorm = b.norm(layer(n.PostFFNNorm, i), hid)
 	}
 	if cfg.LayerSliding(i) {
-		l.Window = cfg.SlidingWindow
+		l.Window, l.Local = cfg.SlidingWindow, m.ropeLocal != nil
 	}
 	return l
 }

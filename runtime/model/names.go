@@ -12,6 +12,8 @@ type Names struct {
 	QNorm, KNorm         string
 	FFNNorm              string
 	Gate, Up, Down       string
+
+	PostAttnNorm, PostFFNNorm string // sandwich norms
 }
 
 // GGUFNames are the names llama.cpp gives the tensors of the Llama family

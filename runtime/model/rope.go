@@ -17,11 +17,12 @@ type ropeTable struct {
 	pairs     int
 }
 
-func newRopeTable(cfg *config.Model) ropeTable {
-	d := cfg.RopeDim
-	t := ropeTable{pairs: d / 2, freqScale: 1, factors: cfg.RopeScaling.Freqs}
-	t.scale = float32(math.Pow(float64(cfg.RopeTheta), float64(float32(-2)/float32(d))))
-	if s := cfg.RopeScaling; s.Type == config.RopeLinear && s.Factor > 0 {
+// newRopeTable returns the table of d rotary dimensions with base theta and
+// scaling s.
+func newRopeTable(theta float32, d int, s config.RopeScaling) ropeTable {
+	t := ropeTable{pairs: d / 2, freqScale: 1, factors: s.Freqs}
+	t.scale = float32(math.Pow(float64(theta), float64(float32(-2)/float32(d))))
+	if s.Type == config.RopeLinear && s.Factor > 0 {
 		t.freqScale = 1 / s.Factor
 	}
 	return t

@@ -21,8 +21,7 @@ func TestRopeAngles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := &config.Model{RopeDim: 8, RopeTheta: 10000, RopeScaling: tt.scaling}
-			r := newRopeTable(cfg)
+			r := newRopeTable(10000, 8, tt.scaling)
 			cos, sin := make([]float32, 4), make([]float32, 4)
 			for _, pos := range []int{0, 1, 17, 1000} {
 				r.angles(pos, cos, sin)

@@ -32,6 +32,7 @@ type State struct {
 	x, xn, q, k, v, att, gate, up []float32
 	kh                            []uint16  // keys converted for a half-precision cache
 	cos, sin                      []float32 // per row, RopeDim/2 each
+	cosL, sinL                    []float32 // the same for the sliding-window layers' base, if any
 	hout                          []float32 // normalized rows for the output layer
 	logits                        []float32
 
@@ -56,6 +57,9 @@ func (m *Model) NewState(pool *kernels.Pool, maxRows, maxOut, ctx int) (*State, 
 	s.kh = make([]uint16, n*kv)
 	s.gate, s.up = make([]float32, n*ff), make([]float32, n*ff)
 	s.cos, s.sin = make([]float32, n*c.RopeDim/2), make([]float32, n*c.RopeDim/2)
+	if m.ropeLocal != nil {
+		s.cosL, s.sinL = make([]float32, n*c.RopeDim/2), make([]float32, n*c.RopeDim/2)
+	}
 	s.hout = make([]float32, maxOut*hid)
 	s.logits = make([]float32, maxOut*c.VocabSize)
 	s.attn.init(s, pool.Threads())
@@ -72,6 +76,6 @@ func (s *State) MaxOut() int { return s.maxOut }
 // Bytes returns the memory of the scratch buffers.
 func (s *State) Bytes() int64 {
 	n := len(s.kh)/2 + len(s.x) + len(s.xn) + len(s.q) + len(s.att) + len(s.k) + len(s.v) + len(s.gate) + len(s.up) +
-		len(s.cos) + len(s.sin) + len(s.hout) + len(s.logits) + len(s.attn.scores)
+		len(s.cos) + len(s.sin) + len(s.cosL) + len(s.sinL) + len(s.hout) + len(s.logits) + len(s.attn.scores)
 	return 4 * int64(n)
 }

@@ -1,0 +1,36 @@
+package config
+
+// The families these tests parse with. The runtime registers the real ones
+// (runtime/arch/*); models/config cannot import them, so its tests declare
+// families of the same shapes, one for each parsing path: plain, keyed and
+// gated sliding windows, a sliding pattern with two RoPE bases, soft-caps,
+// a wide-query GGUF layer count.
+func init() {
+	for _, f := range []Family{
+		{Arch: "llama", HF: []string{"LlamaForCausalLM"}, ModelTypes: []string{"llama"}, GGUF: []string{"llama"},
+			Vocab: 32000, Heads: 32, MaxPos: 2048, Eps: 1e-6, Theta: 10000, Act: "silu", BOS: 1, EOS: 2},
+		{Arch: "llama", HF: []string{"MistralForCausalLM"}, ModelTypes: []string{"mistral"},
+			Vocab: 32000, Heads: 32, KVHeads: 8, MaxPos: 4096 * 32, Eps: 1e-6, Theta: 10000, Act: "silu", BOS: 1, EOS: 2,
+			Sliding: KeySliding, Window: 4096},
+		{Arch: "qwen2", HF: []string{"Qwen2ForCausalLM"}, ModelTypes: []string{"qwen2"}, GGUF: []string{"qwen2"},
+			Vocab: 151936, Heads: 32, MaxPos: 32768, Eps: 1e-6, Theta: 10000, Act: "silu", Bias: true, BOS: -1, EOS: -1,
+			Sliding: GatedSliding, Window: 4096},
+		{Arch: "qwen3", HF: []string{"Qwen3ForCausalLM"}, ModelTypes: []string{"qwen3"}, GGUF: []string{"qwen3"},
+			Vocab: 151936, Heads: 32, HeadDim: 128, MaxPos: 32768, Eps: 1e-6, Theta: 10000, Act: "silu", BOS: -1, EOS: -1,
+			Sliding: GatedSliding, Window: 4096},
+		{Arch: "gemma2", HF: []string{"Gemma2ForCausalLM"}, ModelTypes: []string{"gemma2"}, GGUF: []string{"gemma2"},
+			Vocab: 256000, Heads: 8, KVHeads: 4, HeadDim: 256, MaxPos: 8192, Eps: 1e-6, Theta: 10000, Tie: true,
+			Act: "gelu_pytorch_tanh", BOS: 2, EOS: 1, Sliding: KeySliding, Window: 4096, Pattern: 2,
+			AttnCap: 50, FinalCap: 30, QueryPreAttn: 256, WideQueryLayers: 46},
+		{Arch: "gemma3", HF: []string{"Gemma3ForCausalLM", "Gemma3ForConditionalGeneration"},
+			ModelTypes: []string{"gemma3", "gemma3_text"}, GGUF: []string{"gemma3"},
+			Vocab: 262208, Heads: 8, KVHeads: 4, HeadDim: 256, MaxPos: 131072, Eps: 1e-6, Theta: 1e6, LocalTheta: 10000,
+			Tie: true, Act: "gelu_pytorch_tanh", BOS: 2, EOS: 1, Sliding: KeySliding, Window: 4096, Pattern: 6,
+			QueryPreAttn: 256, WideQueryLayers: 62},
+		{Arch: "phi3", HF: []string{"Phi3ForCausalLM"}, ModelTypes: []string{"phi3"}, GGUF: []string{"phi3"},
+			Vocab: 32064, Heads: 32, MaxPos: 4096, Eps: 1e-5, Theta: 10000, Act: "silu", BOS: 1, EOS: 32000,
+			Sliding: KeySliding},
+	} {
+		Register(f)
+	}
+}

@@ -1,0 +1,46 @@
+package kernels
+
+import (
+	"math"
+	"testing"
+)
+
+// TestGELUTanhMul checks the tanh GELU against its definition at points
+// where its shape differs: large negative (0), zero, the bend, large
+// positive (identity).
+func TestGELUTanhMul(t *testing.T) {
+	gate := []float32{-10, -1, 0, 0.5, 1, 3, 10}
+	want := []float64{0, -0.15880801, 0, 0.34571401, 0.84119199, 2.99636261, 10}
+	up := []float32{2, 2, 2, 2, 2, 2, 2}
+	GELUTanhMul(gate, up)
+	for i, g := range gate {
+		if math.Abs(float64(g)-2*want[i]) > 1e-5 {
+			t.Errorf("gelu_tanh #%d = %v, want %v", i, g/2, want[i])
+		}
+	}
+}
+
+// TestSoftcap checks c·tanh(x/c): odd, bounded by c, near the identity for
+// small values.
+func TestSoftcap(t *testing.T) {
+	x := []float32{-1000, -30, 0, 0.01, 30, 1000}
+	Softcap(x, 30)
+	want := []float64{-30, -30 * math.Tanh(1), 0, 0.01, 30 * math.Tanh(1), 30}
+	for i, v := range x {
+		if math.Abs(float64(v)-want[i]) > 1e-4 {
+			t.Errorf("softcap #%d = %v, want %v", i, v, want[i])
+		}
+	}
+}
+
+// TestRound checks rounding to the two half formats: √1152 (Gemma 3 1B's
+// embedding scale) is 33.941 in float32, 34 in bfloat16, 33.94 in half.
+func TestRound(t *testing.T) {
+	s := float32(math.Sqrt(1152))
+	if got := RoundBF16(s); got != 34 {
+		t.Errorf("RoundBF16(%v) = %v, want 34", s, got)
+	}
+	if got := RoundF16(s); got != 33.9375 {
+		t.Errorf("RoundF16(%v) = %v, want 33.9375", s, got)
+	}
+}

@@ -1,0 +1,51 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/mlxrun/mlx/models/config"
+)
+
+// Blocks is how a family composes the shared blocks of a layer, beyond what
+// the config says (activation, sliding windows, soft-caps, query scale and
+// RoPE bases are read from it whatever the family).
+type Blocks struct {
+	// NormOffset marks (1+w) RMSNorm: the Hugging Face checkpoints store
+	// every norm weight as w-1 (Gemma). GGUF converters store 1+w, so it
+	// applies to Hugging Face weights only.
+	NormOffset bool
+	// QKVBias: the q, k and v projections always have biases (Qwen2);
+	// the config's attention_bias turns them on for any family.
+	QKVBias bool
+	// QKNorm: queries and keys get a per-head RMSNorm before RoPE.
+	QKNorm bool
+	// PostNorms: the attention and MLP outputs are normalised before they
+	// are added to the residual (Gemma's sandwich norms).
+	PostNorms bool
+	// EmbedScale: embeddings are multiplied by √hidden.
+	EmbedScale bool
+}
+
+// Standard returns the blocks of the Llama layer: RMSNorm before attention
+// and MLP, no extras. It refuses nothing.
+func Standard(*config.Model) (Blocks, error) { return Blocks{}, nil }
+
+// MLPKind is the activation of the gated MLP.
+type MLPKind uint8
+
+// The gated MLPs.
+const (
+	SwiGLU    MLPKind = iota // silu(gate) · up
+	GeGLUTanh                // gelu_tanh(gate) · up
+)
+
+// mlpKind maps a config's hidden activation to its gated MLP.
+func mlpKind(act string) (MLPKind, error) {
+	switch act {
+	case "", "silu", "swish":
+		return SwiGLU, nil
+	case "gelu_pytorch_tanh", "gelu_tanh":
+		return GeGLUTanh, nil
+	}
+	return 0, fmt.Errorf("%w: activation %q (supported: silu, gelu_pytorch_tanh)", ErrUnsupported, act)
+}
