@@ -32,7 +32,7 @@ type serveOptions struct {
 	cors, allowedHosts      []string
 	maxBody                 int
 	sseKeepAlive, keepAlive time.Duration
-	maxLoaded               int
+	maxLoaded, maxConns     int
 	ctx, threads            int
 	detach                  bool
 	shutdownTimeout         time.Duration
@@ -81,6 +81,7 @@ mlx stop use.`,
 	f.StringVar(&o.apiKey, "api-key", "", "require 'Authorization: Bearer KEY' (env MLX_API_KEY)")
 	f.StringSliceVar(&o.cors, "cors-origin", nil, "origins allowed to call from a browser ('*' for all)")
 	f.StringSliceVar(&o.allowedHosts, "allowed-hosts", nil, "Host names answered besides localhost and the --host address ('*' for any)")
+	f.IntVar(&o.maxConns, "max-conns", 0, "most open connections (0: from the open-file limit); beyond it the longest idle one closes")
 	f.IntVar(&o.maxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")
 	f.DurationVar(&o.sseKeepAlive, "sse-keepalive", server.DefaultSSEKeepAlive, "idle time before a stream gets a keep-alive comment")
 	f.DurationVar(&o.keepAlive, "keep-alive", server.DefaultKeepAlive, "how long an idle model stays loaded (negative: forever)")
@@ -113,6 +114,9 @@ func (o *serveOptions) fromEnv(f *pflag.FlagSet) error {
 	}
 	if v := os.Getenv("MLX_API_KEY"); v != "" && !f.Changed("api-key") {
 		o.apiKey = v
+	}
+	if o.maxConns < 0 {
+		return fmt.Errorf("--max-conns %d: give 0 (from the open-file limit) or a positive count", o.maxConns)
 	}
 	if o.port < 0 || o.port > 65535 {
 		return fmt.Errorf("port %d is outside 0…65535", o.port)
@@ -183,7 +187,7 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	} else {
 		log.Warn("hub unavailable: only local model paths load", "err", err)
 	}
-	srv := server.New(loader, server.Options{APIKey: o.apiKey, AllowedHosts: o.hostList(), CORSOrigins: o.cors, MaxBody: o.maxBody,
+	srv := server.New(loader, server.Options{APIKey: o.apiKey, AllowedHosts: o.hostList(), CORSOrigins: o.cors, MaxConns: o.maxConns, MaxBody: o.maxBody,
 		SSEKeepAlive: o.sseKeepAlive, MaxLoaded: o.maxLoaded, KeepAlive: o.keepAlive,
 		Fingerprint: "fp_mlx_" + build.Version, Log: log, ResponseStore: &respStore, ConversationStore: &convStore})
 	served := make(chan error, 1)

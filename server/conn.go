@@ -12,18 +12,6 @@ import (
 // the connection.
 var ErrClientGone = errors.New("the client closed the connection")
 
-// watchListener wraps accepted connections in watchConns.
-type watchListener struct{ net.Listener }
-
-// Accept implements net.Listener.
-func (l watchListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	return &watchConn{Conn: c}, nil
-}
-
 // watchConn lets a handler notice that its client went away while it
 // computes (fasthttp reads nothing while a handler runs): watch reads the
 // connection in the background. Bytes it reads (a pipelined request) are
@@ -32,6 +20,23 @@ type watchConn struct {
 	net.Conn
 	mu      sync.Mutex
 	pending []byte
+
+	set       *connSet  // nil: not counted
+	busy      int       // requests being served; set.mu guards it
+	idleSince time.Time // set.mu guards it
+	closeOnce sync.Once
+}
+
+// Close implements net.Conn and forgets the connection in its set.
+func (c *watchConn) Close() error {
+	err := net.ErrClosed
+	c.closeOnce.Do(func() {
+		if c.set != nil {
+			c.set.remove(c)
+		}
+		err = c.Conn.Close()
+	})
+	return err
 }
 
 // Read implements net.Conn, serving the bytes a watch read first.

@@ -23,7 +23,21 @@ const (
 	DefaultMaxBody      = 16 << 20
 	DefaultSSEKeepAlive = 15 * time.Second
 	DefaultKeepAlive    = 5 * time.Minute
+	DefaultIdleTimeout  = 30 * time.Second
+	// MaxDefaultConns bounds the connection cap that the open-file limit
+	// gives.
+	MaxDefaultConns = 4096
 )
+
+// DefaultMaxConns is the connection cap when Options.MaxConns is 0: the
+// open-file limit less a reserve for model files, logs and downloads.
+func DefaultMaxConns() int {
+	limit := openFileLimit()
+	if limit <= 0 {
+		return 1024
+	}
+	return min(max(limit-max(64, limit/8), 16), MaxDefaultConns)
+}
 
 // Options configure a Server. The zero value of each field picks the
 // default in its comment.
@@ -38,6 +52,13 @@ type Options struct {
 	// CORSOrigins are the origins allowed to call the API from a browser
 	// ("*" allows all); none sends no CORS headers.
 	CORSOrigins []string
+	// MaxConns bounds the open connections (0: DefaultMaxConns()). Beyond
+	// it the connection idle the longest is closed; when all are serving
+	// requests the new one gets 503.
+	MaxConns int
+	// IdleTimeout closes a keep-alive connection idle this long
+	// (DefaultIdleTimeout).
+	IdleTimeout time.Duration
 	// MaxBody bounds a request body in bytes (DefaultMaxBody); larger
 	// bodies get 413.
 	MaxBody int
@@ -63,6 +84,12 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
+	if o.MaxConns <= 0 {
+		o.MaxConns = DefaultMaxConns()
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
 	if o.MaxBody <= 0 {
 		o.MaxBody = DefaultMaxBody
 	}
@@ -93,6 +120,7 @@ type Server struct {
 	obs      *observer
 	loader   Loader
 	http     *fasthttp.Server
+	conns    *connSet
 	base     context.Context // cancelled when shutdown gives up waiting
 	cancel   context.CancelFunc
 	starting atomic.Int32   // models named at start not yet loaded
@@ -109,7 +137,7 @@ func New(l Loader, opt Options) *Server {
 	opt = opt.withDefaults()
 	s := &Server{opt: opt, loader: l,
 		responses: responses.New(*opt.ResponseStore), conversations: conversations.New(*opt.ConversationStore),
-		grammars: constrain.NewCache()}
+		grammars: constrain.NewCache(), conns: newConnSet(opt.MaxConns)}
 	s.models = newManager(l, opt.MaxLoaded, opt.KeepAlive)
 	s.obs = newObserver(func() float64 { return float64(s.models.loaded()) })
 	s.models.onLoad = func(id string, d time.Duration, err error) {
@@ -172,7 +200,7 @@ func (s *Server) Preload(ctx context.Context, refs ...string) error {
 
 // Serve answers requests on ln until Shutdown.
 func (s *Server) Serve(ln net.Listener) error {
-	return s.http.Serve(watchListener{ln})
+	return s.http.Serve(&listener{Listener: ln, conns: s.conns, sleep: time.Sleep})
 }
 
 // Shutdown stops accepting connections and waits for the requests being
