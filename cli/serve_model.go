@@ -79,22 +79,29 @@ func (l *serveLoader) Available() []server.Available {
 
 // engineModel adapts a runtime.Engine to server.Model.
 type engineModel struct {
-	e    *runtime.Engine
-	tok  *tokenizer.Tokenizer
-	ts   *chat.Templates // nil when the model has no chat template
-	info server.ModelInfo
+	e   *runtime.Engine
+	tok *tokenizer.Tokenizer
+	ts  *chat.Templates // nil when the model has no chat template
+	// tokens are the special tokens a template given with a request sees.
+	tokens chat.SpecialTokens
+	info   server.ModelInfo
 }
 
 func newEngineModel(e *runtime.Engine, path string) (*engineModel, error) {
 	ts, err := chat.Load(path)
-	if errors.Is(err, chat.ErrNoTemplate) {
-		ts, err = nil, nil
+	var tokens chat.SpecialTokens
+	switch {
+	case errors.Is(err, chat.ErrNoTemplate):
+		ts = nil
+		tokens, err = chat.LoadTokens(path)
+	case err == nil:
+		tokens = ts.Tokens
 	}
 	if err != nil {
 		return nil, err
 	}
 	in := e.Info()
-	m := &engineModel{e: e, tok: e.Tokenizer(), ts: ts}
+	m := &engineModel{e: e, tok: e.Tokenizer(), ts: ts, tokens: tokens}
 	m.info = server.ModelInfo{Path: in.Path, Format: in.Format, Quantization: in.WeightType, Arch: in.Arch,
 		Parameters: in.Params, Context: in.Context, VocabSize: e.Config().VocabSize,
 		Memory: in.WeightBytes + in.KVBytes + in.StateBytes, LoadTime: in.LoadTime, Parallel: in.Parallel,
@@ -188,9 +195,10 @@ func (m *engineModel) TokenPiece(id int32) string { return m.tok.Piece(int(id)) 
 // Close implements server.Model.
 func (m *engineModel) Close() error { return m.e.Close() }
 
-// RenderChat implements server.Model with the model's chat template.
+// RenderChat implements server.Model with the model's chat template, or
+// the one that came with the request.
 func (m *engineModel) RenderChat(msgs []server.ChatMessage, opt server.ChatOptions) (string, error) {
-	if m.ts == nil {
+	if m.ts == nil && opt.Template == "" {
 		return "", fmt.Errorf("%w: the model has none; use /v1/completions, or use_raw_prompt", chat.ErrNoTemplate)
 	}
 	data, err := json.Marshal(msgs)
@@ -209,7 +217,12 @@ func (m *engineModel) RenderChat(msgs []server.ChatMessage, opt server.ChatOptio
 		}
 		in.Tools = append(in.Tools, b)
 	}
-	text, err := m.ts.Render(context.Background(), in)
+	var text string
+	if opt.Template != "" {
+		text, err = chat.RenderSource(context.Background(), opt.Template, m.tokens, in)
+	} else {
+		text, err = m.ts.Render(context.Background(), in)
+	}
 	if err != nil {
 		if msg, ok := chat.RaisedMessage(err); ok {
 			return "", errors.New(msg)

@@ -150,6 +150,11 @@ func TestEngineModel(t *testing.T) {
 	if err != nil || !strings.HasSuffix(cont, "Hel") {
 		t.Errorf("continue_final_message rendered %q, %v", cont, err)
 	}
+	own, err := m.RenderChat([]server.ChatMessage{{Role: "user", Content: "Hi"}},
+		server.ChatOptions{Template: "{% for m in messages %}{{ m.content }}{% endfor %}{{ eos_token }}"})
+	if err != nil || own != "Hi<|im_end|>" {
+		t.Errorf("request template rendered %q, %v", own, err)
+	}
 	ids := m.Tokenize("The capital of France", false)
 	if got := m.Detokenize(ids, false); got != "The capital of France" {
 		t.Errorf("round trip %q", got)

@@ -164,13 +164,17 @@ func chatPrompt(m Model, req *openai.ChatRequest, kwargs map[string]any) (string
 		msgs[i] = templateMessage(msg)
 	}
 	cont := openai.Flag(req.ContinueFinalMessage, false)
-	opt := ChatOptions{AddGenerationPrompt: openai.Flag(req.AddGenerationPrompt, !cont), ContinueFinalMessage: cont, Kwargs: kwargs}
+	opt := ChatOptions{AddGenerationPrompt: openai.Flag(req.AddGenerationPrompt, !cont), ContinueFinalMessage: cont, Kwargs: kwargs,
+		Template: deref(req.ChatTemplate)}
 	if req.ToolChoice.Mode != openai.ToolChoiceNone {
 		for _, t := range req.Tools {
 			opt.Tools = append(opt.Tools, jsonValue(t))
 		}
 	}
 	text, err := m.RenderChat(msgs, opt)
+	if err != nil && opt.Template != "" {
+		return "", openai.Invalid("chat_template", openai.CodeInvalidValue, "The chat_template of the request failed on these messages: %v", err)
+	}
 	if err != nil {
 		return "", openai.Invalid("messages", openai.CodeInvalidValue, "The chat template of the model failed on these messages: %v", err)
 	}

@@ -101,6 +101,9 @@ func renderTemplates(ts *chat.Templates, msgs []ChatMessage, opt ChatOptions) (s
 		}
 		in.Tools = append(in.Tools, b)
 	}
+	if opt.Template != "" {
+		return chat.RenderSource(context.Background(), opt.Template, ts.Tokens, in)
+	}
 	return ts.Render(context.Background(), in)
 }
 

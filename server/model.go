@@ -143,4 +143,8 @@ type ChatOptions struct {
 	// Kwargs are extra template variables (chat_template_kwargs, e.g.
 	// enable_thinking).
 	Kwargs map[string]any
+	// Template is a chat template that came with the request (its
+	// chat_template) and replaces the model's; empty means the model's.
+	// It renders under the same limits as the model's templates.
+	Template string
 }

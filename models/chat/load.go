@@ -91,3 +91,20 @@ func (ts *Templates) Render(ctx context.Context, in Input) (string, error) {
 	in.Tokens = ts.Tokens.Merge(in.Tokens)
 	return t.Render(ctx, in)
 }
+
+// requestOrigin names a template that came with a request in errors.
+const requestOrigin = "chat_template"
+
+// RenderSource compiles src, a chat template given with a request rather
+// than found with the model, and renders the input with it and the
+// model's special tokens tok (overridden by those set in the input). It
+// runs in the same sandbox and under the same limits as a model's
+// templates.
+func RenderSource(ctx context.Context, src string, tok SpecialTokens, in Input) (string, error) {
+	t, err := Compile(src, requestOrigin)
+	if err != nil {
+		return "", err
+	}
+	in.Tokens = tok.Merge(in.Tokens)
+	return t.Render(ctx, in)
+}

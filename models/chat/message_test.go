@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mlxrun/mlx/models/chat/jinja"
 )
 
 func renderWith(t *testing.T, src string, in Input) string {
@@ -125,6 +127,29 @@ func TestTemplatesRender(t *testing.T) {
 		got, err := ts.Render(context.Background(), c.in)
 		if err != nil || got != c.want {
 			t.Errorf("got %q, %v; want %q", got, err, c.want)
+		}
+	}
+}
+
+// TestRenderSource renders a template given with a request: with the
+// model's tokens, those of the input over them, and under the limits of
+// every template.
+func TestRenderSource(t *testing.T) {
+	tok := SpecialTokens{BOS: "<s>", EOS: "</s>"}
+	src := "{{ bos_token }}{% for m in messages %}[{{ m.role }}:{{ m.content }}]{% endfor %}{{ eos_token }}"
+	in := Input{Messages: []Message{{Role: "user", Content: Text("hi")}}}
+	if got, err := RenderSource(context.Background(), src, tok, in); err != nil || got != "<s>[user:hi]</s>" {
+		t.Errorf("got %q, %v", got, err)
+	}
+	in.Tokens = SpecialTokens{EOS: "<eot>"}
+	if got, err := RenderSource(context.Background(), src, tok, in); err != nil || got != "<s>[user:hi]<eot>" {
+		t.Errorf("input tokens: got %q, %v", got, err)
+	}
+	for _, bad := range []string{"{% for %}", "{{ messages[0].content * 100000000 }}", "{{ raise_exception('no') }}"} {
+		_, err := RenderSource(context.Background(), bad, tok, in)
+		var je *jinja.Error
+		if !errors.Is(err, ErrTemplate) || !errors.As(err, &je) {
+			t.Errorf("%s: got %v, want a template error", bad, err)
 		}
 	}
 }

@@ -48,6 +48,9 @@ func ParseCompletion(body []byte) (*CompletionRequest, *Error) {
 	if e := parseBase(body, r, &r.Sampling, &r.Ext); e != nil {
 		return nil, e
 	}
+	if r.ChatTemplate != nil {
+		return nil, Invalid("chat_template", CodeUnsupported, "chat_template applies to chat completions and responses: /v1/completions takes the prompt as it is.")
+	}
 	if r.Suffix != nil && *r.Suffix != "" {
 		return nil, Invalid("suffix", CodeUnsupported, "suffix is not supported: this server has no fill-in-the-middle mode.")
 	}

@@ -25,6 +25,7 @@ type Ext struct {
 	StopTokenIDs           []int32         `json:"stop_token_ids"`
 	IncludeStopStrInOutput *bool           `json:"include_stop_str_in_output"`
 	SkipSpecialTokens      *bool           `json:"skip_special_tokens"`
+	ChatTemplate           *string         `json:"chat_template"` // a Jinja chat template that replaces the model's
 	ChatTemplateKwargs     map[string]any  `json:"chat_template_kwargs"`
 	AddGenerationPrompt    *bool           `json:"add_generation_prompt"`
 	ContinueFinalMessage   *bool           `json:"continue_final_message"`
@@ -96,6 +97,9 @@ func (x *Ext) validate() *Error {
 	}
 	if x.PromptLogprobs != nil && (*x.PromptLogprobs < 0 || *x.PromptLogprobs > MaxTopLogprobs) {
 		return Invalid("prompt_logprobs", CodeInvalidValue, "prompt_logprobs must be between 0 and %d, got %d.", MaxTopLogprobs, *x.PromptLogprobs)
+	}
+	if x.ChatTemplate != nil && *x.ChatTemplate == "" {
+		return Invalid("chat_template", CodeInvalidValue, "chat_template must not be empty: give a Jinja chat template, or leave it out to use the model's.")
 	}
 	if x.Grammar != nil && *x.Grammar == "" {
 		return Invalid("grammar", CodeInvalidValue, "grammar must not be empty: give GBNF rules with a root rule, or leave it out.")
