@@ -134,11 +134,12 @@ func hfModel(r *reader, fam *Family, name string) *Model {
 	m.ContextLength = r.int("max_position_embeddings", fam.MaxPos)
 	m.RMSNormEps = float32(r.float("rms_norm_eps", fam.Eps))
 	m.HiddenAct = r.str("hidden_activation", r.str("hidden_act", fam.Act))
-	m.RopeTheta = float32(r.float("rope_theta", fam.Theta))
+	rp, local := ropeParameters(r)
+	m.RopeTheta = float32(rp.float("rope_theta", r.float("rope_theta", fam.Theta)))
 	if fam.LocalTheta != 0 {
-		m.RopeLocalTheta = float32(r.float("rope_local_base_freq", fam.LocalTheta))
+		m.RopeLocalTheta = float32(local.float("rope_theta", r.float("rope_local_base_freq", fam.LocalTheta)))
 	}
-	partial := r.float("partial_rotary_factor", 1)
+	partial := rp.float("partial_rotary_factor", r.float("partial_rotary_factor", 1))
 	if !finiteIn(partial, 0, 1) {
 		r.fail("partial_rotary_factor", "%v is not in [0, 1]", partial)
 	}
@@ -152,7 +153,7 @@ func hfModel(r *reader, fam *Family, name string) *Model {
 	m.BOS, m.EOS = inVocab(hfBOS(r, fam), hfEOS(r, fam), m.VocabSize)
 	m.TorchDtype = r.str("torch_dtype", r.str("dtype", ""))
 	m.Quantization = hfQuantization(r)
-	m.RopeScaling = hfRope(r, m)
+	m.RopeScaling = hfRope(r, rp, m)
 	return m
 }
 

@@ -117,6 +117,22 @@ func TestFromHFJSON(t *testing.T) {
 				m.Arch, m.Architecture, m.HiddenAct, m.TieEmbeddings = "gemma3", "Gemma3ForCausalLM", "gelu_pytorch_tanh", true
 				m.SlidingWindow, m.SlidingPattern, m.QueryPreAttnScalar, m.RopeLocalTheta = 4096, 2, 32, 10000
 			}},
+		{"gemma3 rope_parameters by layer type", "Gemma3ForCausalLM", kv{"head_dim", 32, "query_pre_attn_scalar", 32,
+			"rope_theta", nil, "layer_types", []string{"sliding_attention", "sliding_attention", "sliding_attention", "full_attention"},
+			"rope_parameters", map[string]any{
+				"full_attention":    map[string]any{"rope_type": "linear", "factor": 8.0, "rope_theta": 2e6},
+				"sliding_attention": map[string]any{"rope_type": "default", "rope_theta": 20000.0}}},
+			func(m *Model) {
+				m.Arch, m.Architecture, m.HiddenAct, m.TieEmbeddings = "gemma3", "Gemma3ForCausalLM", "gelu_pytorch_tanh", true
+				m.SlidingWindow, m.SlidingPattern, m.QueryPreAttnScalar = 4096, 4, 32
+				m.RopeTheta, m.RopeLocalTheta = 2e6, 20000
+				m.RopeScaling = RopeScaling{Type: RopeLinear, Factor: 8}
+			}},
+		{"phi3 rope_parameters", "Phi3ForCausalLM", kv{"rope_theta", nil,
+			"rope_parameters", map[string]any{"rope_type": "default", "rope_theta": 250000.0, "partial_rotary_factor": 0.75}},
+			func(m *Model) {
+				m.Arch, m.Architecture, m.RopeTheta, m.RopeDim = "phi3", "Phi3ForCausalLM", 250000, 24
+			}},
 		{"phi3 longrope", "Phi3ForCausalLM", kv{"max_position_embeddings", 8192, "original_max_position_embeddings", 2048,
 			"partial_rotary_factor", 0.75, "sliding_window", 2047,
 			"rope_scaling", map[string]any{"type": "longrope", "short_factor": slices.Repeat([]float64{1}, 12), "long_factor": slices.Repeat([]float64{2.5}, 12)}},

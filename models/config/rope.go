@@ -13,11 +13,30 @@ const (
 	RopeLongRope = "longrope"
 )
 
-// hfRope reads rope_scaling; errors are left in r.
-func hfRope(r *reader, m *Model) RopeScaling {
+// ropeParameters returns the readers of transformers 5's rope_parameters:
+// the whole object, or with one entry per layer type, the full-attention
+// and the sliding-window entries. A reader that is absent reads nothing
+// (every value its default).
+func ropeParameters(r *reader) (global, local *reader) {
+	global = r.sub("rope_parameters")
+	if global == nil {
+		return &reader{f: fields{}, parent: r}, &reader{f: fields{}, parent: r}
+	}
+	if full := global.sub("full_attention"); full != nil {
+		if local = global.sub("sliding_attention"); local == nil {
+			local = &reader{f: fields{}, parent: r}
+		}
+		return full, local
+	}
+	return global, &reader{f: fields{}, parent: r}
+}
+
+// hfRope reads rope_scaling, else the scaling keys of rope_parameters (rp);
+// errors are left in r.
+func hfRope(r, rp *reader, m *Model) RopeScaling {
 	s := r.sub("rope_scaling")
 	if s == nil {
-		return RopeScaling{}
+		s = rp
 	}
 	typ := s.str("rope_type", s.str("type", ""))
 	var out RopeScaling
