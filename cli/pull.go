@@ -48,7 +48,7 @@ models; HF_ENDPOINT chooses another hub.`,
 			defer stop()
 			s, err := c.Pull(ctx, r)
 			if errors.Is(err, context.Canceled) {
-				return fmt.Errorf("pull of %s interrupted: run the same command to resume", r)
+				return interrupted(fmt.Errorf("pull of %s interrupted: run the same command to resume", r))
 			}
 			if err != nil {
 				return hubHint(err)

@@ -4,7 +4,6 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -44,7 +43,6 @@ func NewRoot() *cobra.Command {
 func Execute(version, commit string) {
 	build = buildInfo{Version: version, Commit: commit}
 	if err := NewRoot().Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "mlx: "+err.Error())
-		os.Exit(exitCode(err))
+		os.Exit(report(os.Stderr, isTerminal(os.Stderr), err))
 	}
 }

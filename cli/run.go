@@ -64,8 +64,8 @@ is). Sampling defaults come from the model's generation_config.json.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			err = runPrompt(ctx, cmd, args[0], text, o)
-			if err != nil && ctx.Err() != nil {
-				return errInterrupted // what was generated is printed
+			if err != nil && ctx.Err() != nil && exitCode(err) != 130 {
+				return interrupted(errInterrupted) // before the answer began
 			}
 			return err
 		},
@@ -154,6 +154,13 @@ func runPrompt(ctx context.Context, cmd *cobra.Command, ref, text string, o runO
 	}
 	if o.verbose {
 		writeRunStats(cmd.ErrOrStderr(), e.Info(), res)
+	}
+	if err != nil && ctx.Err() != nil {
+		// What was generated is printed. On a terminal the answer's newline
+		// came after the echoed ^C: the message needs no other.
+		e := interrupted(errInterrupted)
+		e.newLine = last == "" || !isTerminal(cmd.OutOrStdout())
+		return e
 	}
 	return err
 }

@@ -133,11 +133,25 @@ func TestRunInterrupted(t *testing.T) {
 	}
 }
 
-func TestExitCode(t *testing.T) {
-	if got := exitCode(fmt.Errorf("run: %w", errInterrupted)); got != 130 {
-		t.Errorf("exit status %d after an interruption, want 130", got)
+func TestReport(t *testing.T) {
+	afterAnswer := interrupted(errInterrupted)
+	afterAnswer.newLine = false
+	tests := []struct {
+		name string
+		err  error
+		tty  bool
+		out  string
+		code int
+	}{
+		{"error", errors.New("no such file"), true, "mlx: no such file\n", 1},
+		{"interrupted on a terminal", fmt.Errorf("pull: %w", interrupted(errors.New("stopped"))), true, "\nmlx: pull: stopped\n", 130},
+		{"interrupted, to a file", interrupted(errInterrupted), false, "mlx: interrupted\n", 130},
+		{"interrupted after an answer's line", afterAnswer, true, "mlx: interrupted\n", 130},
 	}
-	if got := exitCode(errors.New("no such file")); got != 1 {
-		t.Errorf("exit status %d after an error, want 1", got)
+	for _, tc := range tests {
+		var b bytes.Buffer
+		if code := report(&b, tc.tty, tc.err); code != tc.code || b.String() != tc.out {
+			t.Errorf("%s: wrote %q and exit status %d, want %q and %d", tc.name, b.String(), code, tc.out, tc.code)
+		}
 	}
 }
