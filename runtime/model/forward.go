@@ -21,7 +21,7 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 		if m.embedScale != 0 {
 			kernels.Scale(x, m.embedScale)
 		}
-		m.rope.angles(b.Pos[i], s.cos[i*half:(i+1)*half], s.sin[i*half:(i+1)*half])
+		s.rope.angles(b.Pos[i], s.cos[i*half:(i+1)*half], s.sin[i*half:(i+1)*half])
 		if m.ropeLocal != nil {
 			m.ropeLocal.angles(b.Pos[i], s.cosL[i*half:(i+1)*half], s.sinL[i*half:(i+1)*half])
 		}

@@ -22,6 +22,7 @@ type Model struct {
 	Layers     []Layer
 
 	rope       ropeTable  // global layers
+	ropeLong   *ropeTable // LongRoPE's long factors, or nil
 	ropeLocal  *ropeTable // sliding-window layers with their own base, or nil
 	attnScale  float32    // scores are q·k times this
 	embedScale float32    // embeddings are multiplied by this, 0 for none
@@ -103,7 +104,7 @@ func (m *Model) setup() error {
 		return fmt.Errorf("%w: %d rotary dimensions for a head of %d", ErrUnsupported, cfg.RopeDim, cfg.HeadDim)
 	}
 	switch t := cfg.RopeScaling.Type; t {
-	case "", config.RopeLinear, config.RopeLlama3:
+	case "", config.RopeLinear, config.RopeLlama3, config.RopeLongRope:
 	default:
 		if cfg.RopeScaling.Freqs == nil {
 			return fmt.Errorf("%w: RoPE scaling %q", ErrUnsupported, t)
@@ -123,9 +124,13 @@ func (m *Model) setup() error {
 	if m.Blocks.EmbedScale {
 		m.embedScale = embedScale(cfg)
 	}
-	m.rope = newRopeTable(cfg.RopeTheta, cfg.RopeDim, cfg.RopeScaling)
+	m.rope = newRopeTable(cfg.RopeTheta, cfg.RopeDim, cfg.RopeScaling, false)
+	if cfg.RopeScaling.Type == config.RopeLongRope {
+		long := newRopeTable(cfg.RopeTheta, cfg.RopeDim, cfg.RopeScaling, true)
+		m.ropeLong = &long
+	}
 	if cfg.RopeLocalTheta > 0 && cfg.SlidingWindow > 0 {
-		local := newRopeTable(cfg.RopeLocalTheta, cfg.RopeDim, config.RopeScaling{})
+		local := newRopeTable(cfg.RopeLocalTheta, cfg.RopeDim, config.RopeScaling{}, false)
 		m.ropeLocal = &local
 	}
 	return nil
@@ -182,6 +187,27 @@ func (b *binder) vector(name string, n int) []float32 {
 	return v
 }
 
+// split binds a fused matrix of cols columns as the parts of the given
+// row counts, stored in dst.
+func (b *binder) split(name string, cols int, rows []int, dst ...**kernels.Matrix) {
+	total := 0
+	for _, r := range rows {
+		total += r
+	}
+	m := b.matrix(name, total, cols)
+	if m == nil {
+		return
+	}
+	parts, err := m.SplitRows(rows...)
+	if err != nil {
+		b.err = fmt.Errorf("%w: %s: %s: %w", ErrWeights, b.src.Where(), name, err)
+		return
+	}
+	for i, p := range parts {
+		*dst[i] = p
+	}
+}
+
 // norm binds a norm weight, adding the (1+w) offset when the source stores w-1.
 func (b *binder) norm(name string, n int) []float32 {
 	v := b.vector(name, n)
@@ -199,14 +225,19 @@ func (b *binder) layer(m *Model, n *Names, i int) Layer {
 	qDim, kvDim := cfg.Heads*hd, cfg.KVHeads*hd
 	l := Layer{
 		AttnNorm: b.norm(layer(n.AttnNorm, i), hid),
-		Q:        b.matrix(layer(n.Q, i), qDim, hid),
-		K:        b.matrix(layer(n.K, i), kvDim, hid),
-		V:        b.matrix(layer(n.V, i), kvDim, hid),
 		O:        b.matrix(layer(n.O, i), hid, qDim),
 		FFNNorm:  b.norm(layer(n.FFNNorm, i), hid),
-		Gate:     b.matrix(layer(n.Gate, i), cfg.FFNSize, hid),
-		Up:       b.matrix(layer(n.Up, i), cfg.FFNSize, hid),
 		Down:     b.matrix(layer(n.Down, i), hid, cfg.FFNSize),
+	}
+	if n.QKV != "" && b.src.Has(layer(n.QKV, i)) {
+		b.split(layer(n.QKV, i), hid, []int{qDim, kvDim, kvDim}, &l.Q, &l.K, &l.V)
+	} else {
+		l.Q, l.K, l.V = b.matrix(layer(n.Q, i), qDim, hid), b.matrix(layer(n.K, i), kvDim, hid), b.matrix(layer(n.V, i), kvDim, hid)
+	}
+	if n.GateUp != "" {
+		b.split(layer(n.GateUp, i), hid, []int{cfg.FFNSize, cfg.FFNSize}, &l.Gate, &l.Up)
+	} else {
+		l.Gate, l.Up = b.matrix(layer(n.Gate, i), cfg.FFNSize, hid), b.matrix(layer(n.Up, i), cfg.FFNSize, hid)
 	}
 	if bl.QKVBias || cfg.AttentionBias {
 		l.QBias = b.vector(layer(n.QBias, i), qDim)

@@ -14,6 +14,11 @@ type Names struct {
 	Gate, Up, Down       string
 
 	PostAttnNorm, PostFFNNorm string // sandwich norms
+
+	// QKV and GateUp are fused projections: q, k and v rows in one matrix
+	// (used when the file has it, else Q, K and V), gate then up rows in
+	// one matrix (used whenever named).
+	QKV, GateUp string
 }
 
 // GGUFNames are the names llama.cpp gives the tensors of the Llama family

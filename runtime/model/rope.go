@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/mlxrun/mlx/models/config"
+	"github.com/mlxrun/mlx/runtime/kernels"
 )
 
 // ropeTable holds what the rotary angles of a position are computed from.
@@ -13,19 +14,41 @@ import (
 type ropeTable struct {
 	scale     float32   // base^(-2/d)
 	freqScale float32   // 1/factor under linear scaling, else 1
-	factors   []float32 // per-pair divisors (llama3 scaling), or nil
+	factors   []float32 // per-pair divisors (llama3, longrope), or nil
+	mscale    float32   // cos and sin are multiplied by this (longrope), 1 for none
 	pairs     int
 }
 
 // newRopeTable returns the table of d rotary dimensions with base theta and
-// scaling s.
-func newRopeTable(theta float32, d int, s config.RopeScaling) ropeTable {
-	t := ropeTable{pairs: d / 2, freqScale: 1, factors: s.Freqs}
+// scaling s. Under LongRoPE it uses the short factors, or with long, the
+// long ones.
+func newRopeTable(theta float32, d int, s config.RopeScaling, long bool) ropeTable {
+	t := ropeTable{pairs: d / 2, freqScale: 1, factors: s.Freqs, mscale: 1}
 	t.scale = float32(math.Pow(float64(theta), float64(float32(-2)/float32(d))))
-	if s.Type == config.RopeLinear && s.Factor > 0 {
+	switch {
+	case s.Type == config.RopeLinear && s.Factor > 0:
 		t.freqScale = 1 / s.Factor
+	case s.Type == config.RopeLongRope:
+		t.factors = s.ShortFactor
+		if long {
+			t.factors = s.LongFactor
+		}
+		t.mscale = longRopeScale(s)
 	}
 	return t
+}
+
+// longRopeScale returns LongRoPE's attention factor: the config's, else
+// √(1 + ln(factor)/ln(original context)) for a context stretched by factor,
+// as transformers computes it.
+func longRopeScale(s config.RopeScaling) float32 {
+	switch {
+	case s.AttnFactor > 0:
+		return s.AttnFactor
+	case s.Factor <= 1 || s.OriginalContext <= 1:
+		return 1
+	}
+	return float32(math.Sqrt(1 + math.Log(float64(s.Factor))/math.Log(float64(s.OriginalContext))))
 }
 
 // angles fills cos and sin (pairs values each) for position pos.
@@ -40,6 +63,10 @@ func (t *ropeTable) angles(pos int, cos, sin []float32) {
 		s, c := math.Sincos(float64(a))
 		cos[j], sin[j] = float32(c), float32(s)
 		theta *= t.scale
+	}
+	if t.mscale != 1 {
+		kernels.Scale(cos[:t.pairs], t.mscale)
+		kernels.Scale(sin[:t.pairs], t.mscale)
 	}
 }
 

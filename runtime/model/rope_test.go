@@ -21,7 +21,7 @@ func TestRopeAngles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := newRopeTable(10000, 8, tt.scaling)
+			r := newRopeTable(10000, 8, tt.scaling, false)
 			cos, sin := make([]float32, 4), make([]float32, 4)
 			for _, pos := range []int{0, 1, 17, 1000} {
 				r.angles(pos, cos, sin)
@@ -53,6 +53,33 @@ func TestRopeLayouts(t *testing.T) {
 			if x[i] != tt.want[i] {
 				t.Errorf("style %d: %v, want %v", tt.style, x, tt.want)
 				break
+			}
+		}
+	}
+}
+
+// TestLongRope checks LongRoPE: the short or the long per-pair divisors,
+// and cos and sin scaled by √(1 + ln(factor)/ln(original)) unless the
+// config gives the attention factor.
+func TestLongRope(t *testing.T) {
+	s := config.RopeScaling{Type: config.RopeLongRope, Factor: 32, OriginalContext: 4096,
+		ShortFactor: []float32{1, 1.5, 2, 3}, LongFactor: []float32{2, 4, 8, 16}}
+	mscale := math.Sqrt(1 + math.Log(32)/math.Log(4096))
+	for _, tt := range []struct {
+		long    bool
+		factors []float32
+		attn    float32
+		mscale  float64
+	}{{false, s.ShortFactor, 0, mscale}, {true, s.LongFactor, 0, mscale}, {true, s.LongFactor, 1.25, 1.25}} {
+		s.AttnFactor = tt.attn
+		r := newRopeTable(10000, 8, s, tt.long)
+		cos, sin := make([]float32, 4), make([]float32, 4)
+		r.angles(100, cos, sin)
+		for j := range 4 {
+			a := 100 * math.Pow(10000, -2*float64(j)/8) / float64(tt.factors[j])
+			if math.Abs(float64(cos[j])-tt.mscale*math.Cos(a)) > 1e-4 || math.Abs(float64(sin[j])-tt.mscale*math.Sin(a)) > 1e-4 {
+				t.Errorf("long %v attn %v pair %d: cos %v sin %v, want %v×(%v, %v)", tt.long, tt.attn, j, cos[j], sin[j],
+					tt.mscale, math.Cos(a), math.Sin(a))
 			}
 		}
 	}

@@ -30,7 +30,8 @@ type State struct {
 	ctx     int
 
 	x, xn, q, k, v, att, gate, up []float32
-	kh                            []uint16  // keys converted for a half-precision cache
+	kh                            []uint16 // keys converted for a half-precision cache
+	rope                          *ropeTable
 	cos, sin                      []float32 // per row, RopeDim/2 each
 	cosL, sinL                    []float32 // the same for the sliding-window layers' base, if any
 	hout                          []float32 // normalized rows for the output layer
@@ -49,7 +50,13 @@ func (m *Model) NewState(pool *kernels.Pool, maxRows, maxOut, ctx int) (*State, 
 	}
 	c := m.Config
 	hid, q, kv, ff := c.HiddenSize, c.Heads*c.HeadDim, c.KVHeads*c.HeadDim, c.FFNSize
-	s := &State{m: m, pool: pool, maxRows: maxRows, maxOut: maxOut, ctx: ctx}
+	s := &State{m: m, pool: pool, maxRows: maxRows, maxOut: maxOut, ctx: ctx, rope: &m.rope}
+	if m.ropeLong != nil && ctx > c.RopeScaling.OriginalContext {
+		// LongRoPE's long factors for a context beyond the original one,
+		// as llama.cpp chooses them, by the context rather than by the
+		// length of each sequence.
+		s.rope = m.ropeLong
+	}
 	n := maxRows
 	s.x, s.xn = make([]float32, n*hid), make([]float32, n*max(hid, q))
 	s.q, s.att = make([]float32, n*q), make([]float32, n*q)

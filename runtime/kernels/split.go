@@ -1,0 +1,39 @@
+package kernels
+
+import "fmt"
+
+// SplitRows returns the matrices of consecutive row ranges of m, of the
+// given row counts, which must add up to m.Rows: a fused projection (Phi-3's
+// qkv_proj, gate_up_proj) as its parts. The parts share m's stored data;
+// each is prepared for the kernels as NewMatrix does.
+func (m *Matrix) SplitRows(counts ...int) ([]*Matrix, error) {
+	total := 0
+	for _, c := range counts {
+		if c <= 0 {
+			return nil, fmt.Errorf("%w: %v %d×%d: split into %v rows", ErrMatrix, m.Type, m.Rows, m.Cols, counts)
+		}
+		total += c
+	}
+	if total != m.Rows {
+		return nil, fmt.Errorf("%w: %v %d×%d: split into %v rows, which add up to %d", ErrMatrix, m.Type, m.Rows, m.Cols, counts, total)
+	}
+	out := make([]*Matrix, len(counts))
+	rb, r0 := m.rowBytes(), 0
+	sb := 0
+	if m.Type == MLXAffine {
+		sb = m.Cols / m.GroupSize * m.ScaleType.blockBytes()
+	}
+	for i, c := range counts {
+		part := Matrix{Type: m.Type, Rows: c, Cols: m.Cols, Data: m.Data[r0*rb : (r0+c)*rb],
+			Bits: m.Bits, GroupSize: m.GroupSize, ScaleType: m.ScaleType}
+		if m.Type == MLXAffine {
+			part.Scales, part.Biases = m.Scales[r0*sb:(r0+c)*sb], m.Biases[r0*sb:(r0+c)*sb]
+		}
+		p, err := NewMatrix(part)
+		if err != nil {
+			return nil, err
+		}
+		out[i], r0 = p, r0+c
+	}
+	return out, nil
+}
