@@ -114,35 +114,18 @@ func TestFixtureTemplates(t *testing.T) {
 			for j := range f.Cases {
 				c := &f.Cases[j]
 				cases++
-				out, err := tpl.Render(context.Background(), fixtureInput(t, f, c))
-				switch {
-				case c.ExpectedOutput != nil && err != nil:
-					t.Errorf("%s: unexpected error: %v", c.Scenario, err)
-				case c.ExpectedOutput != nil && out != *c.ExpectedOutput:
-					t.Errorf("%s: output differs\n got: %q\nwant: %q", c.Scenario, out, *c.ExpectedOutput)
-				case c.ExpectedError != nil && err == nil:
-					t.Errorf("%s: rendered %q, want error %q", c.Scenario, out, *c.ExpectedError)
-				case c.ExpectedError != nil:
-					var je *jinja.Error
-					if !errors.As(err, &je) || !errors.Is(err, ErrTemplate) {
-						t.Errorf("%s: error %v is not a template error", c.Scenario, err)
-						break
-					}
+				switch checkCase(t, tpl, f, c) {
+				case caseFailed:
+					ok = false
+				case caseRaisedSame:
+					sameMsg++
+					fallthrough
+				case caseRaised:
 					errCases++
-					if je.Msg == *c.ExpectedError {
-						sameMsg++
-					}
-					if c.ErrorSource == "raise_exception" && (je.Msg != *c.ExpectedError || !errors.Is(err, jinja.ErrRaised)) {
-						t.Errorf("%s: raised %q, want exactly %q", c.Scenario, je.Msg, *c.ExpectedError)
-						break
-					}
 					passed++
-					continue
 				default:
 					passed++
-					continue
 				}
-				ok = false
 			}
 		})
 		if ok {
@@ -151,6 +134,49 @@ func TestFixtureTemplates(t *testing.T) {
 	}
 	t.Logf("cases passed %d/%d; templates fully passing %d/%d; error messages identical to Python %d/%d",
 		passed, cases, fullyPassing, templates, sameMsg, errCases)
+}
+
+// caseResult is how a fixture case went.
+type caseResult int
+
+const (
+	casePassed     caseResult = iota // rendered as expected
+	caseRaised                       // failed as expected, with another message
+	caseRaisedSame                   // failed as expected, with Python's message
+	caseFailed
+)
+
+// checkCase renders one fixture case and compares it byte for byte with
+// Python's jinja2, or checks that it fails as Python did (with exactly the
+// message of a raise_exception).
+func checkCase(t *testing.T, tpl *Template, f *fixtureFile, c *fixtureCase) caseResult {
+	t.Helper()
+	out, err := tpl.Render(context.Background(), fixtureInput(t, f, c))
+	switch {
+	case c.ExpectedOutput != nil && err != nil:
+		t.Errorf("%s: unexpected error: %v", c.Scenario, err)
+	case c.ExpectedOutput != nil && out != *c.ExpectedOutput:
+		t.Errorf("%s: output differs\n got: %q\nwant: %q", c.Scenario, out, *c.ExpectedOutput)
+	case c.ExpectedError != nil && err == nil:
+		t.Errorf("%s: rendered %q, want error %q", c.Scenario, out, *c.ExpectedError)
+	case c.ExpectedError != nil:
+		var je *jinja.Error
+		if !errors.As(err, &je) || !errors.Is(err, ErrTemplate) {
+			t.Errorf("%s: error %v is not a template error", c.Scenario, err)
+			break
+		}
+		if c.ErrorSource == "raise_exception" && (je.Msg != *c.ExpectedError || !errors.Is(err, jinja.ErrRaised)) {
+			t.Errorf("%s: raised %q, want exactly %q", c.Scenario, je.Msg, *c.ExpectedError)
+			break
+		}
+		if je.Msg == *c.ExpectedError {
+			return caseRaisedSame
+		}
+		return caseRaised
+	default:
+		return casePassed
+	}
+	return caseFailed
 }
 
 // TestFixtureRaiseMessage checks that a raised error reads exactly as the
