@@ -15,6 +15,7 @@ const (
 	FormatHermes  Format = "hermes"  // <tool_call>{"name":…,"arguments":…}</tool_call> (Qwen, Hermes)
 	FormatLlama3  Format = "llama3"  // {"name":…,"parameters":…} or <|python_tag|>… (Llama 3.x)
 	FormatMistral Format = "mistral" // [TOOL_CALLS][{…}] or [TOOL_CALLS]name[ARGS]{…}
+	FormatHarmony Format = "harmony" // gpt-oss: <|channel|>… to=functions.name …<|message|>{…}
 )
 
 // Detect returns the format a chat template teaches, from the markers it
@@ -22,6 +23,8 @@ const (
 // when it does not mention tools at all.
 func Detect(template string) Format {
 	switch {
+	case strings.Contains(template, HarmonyChannel) && strings.Contains(template, HarmonyMessage):
+		return FormatHarmony
 	case strings.Contains(template, HermesOpen):
 		return FormatHermes
 	case strings.Contains(template, MistralCalls):

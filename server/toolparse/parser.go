@@ -1,7 +1,8 @@
 // Package toolparse splits a model's streamed output into answer text,
 // reasoning (<think>…</think>) and tool calls, in the syntaxes that chat
 // templates teach models: Qwen / Hermes <tool_call> JSON blocks, Llama 3.x
-// JSON objects and <|python_tag|>, and Mistral [TOOL_CALLS].
+// JSON objects and <|python_tag|>, Mistral [TOOL_CALLS], and the channels
+// of gpt-oss's Harmony format (harmony.go).
 //
 // A Parser takes text deltas in any split and gives the same result as if
 // it got the whole text at once: a tail that may begin a marker is held back
@@ -27,7 +28,8 @@ const (
 // Options choose what a Parser looks for.
 type Options struct {
 	Format Format // tool call syntax; FormatNone parses no tool calls
-	// Reasoning separates <think>…</think> at the start of the output.
+	// Reasoning separates <think>…</think> at the start of the output
+	// (FormatHarmony: the analysis channel).
 	Reasoning bool
 	// InReasoning starts inside the reasoning: the prompt already opened
 	// <think> (Qwen3 and DeepSeek-R1 templates do).
@@ -70,11 +72,16 @@ type Parser struct {
 	// endText is what modeToEnd gives back as content when its calls do
 	// not parse: the marker that opened it.
 	endText string
+	h       *harmony // FormatHarmony's parser, which replaces all of the above
 }
 
 // New returns a Parser.
 func New(o Options) *Parser {
 	p := &Parser{opt: o}
+	if o.Format == FormatHarmony {
+		p.h = &harmony{reasoning: o.Reasoning}
+		return p
+	}
 	if o.Reasoning && o.InReasoning {
 		p.mode, p.trim = modeReasoning, true
 	}
@@ -83,10 +90,18 @@ func New(o Options) *Parser {
 
 // InReasoning reports whether the text fed so far left the parser inside
 // the reasoning.
-func (p *Parser) InReasoning() bool { return p.mode == modeReasoning }
+func (p *Parser) InReasoning() bool {
+	if p.h != nil {
+		return p.h.inBody && p.h.kind == bodyReasoning
+	}
+	return p.mode == modeReasoning
+}
 
 // Feed adds a delta of the output and returns what is certain now.
 func (p *Parser) Feed(text string) Delta {
+	if p.h != nil {
+		return p.h.feed(text)
+	}
 	p.buf += text
 	var d Delta
 	for p.step(&d) {
@@ -96,6 +111,9 @@ func (p *Parser) Feed(text string) Delta {
 
 // Flush ends the output and returns everything still held.
 func (p *Parser) Flush() Delta {
+	if p.h != nil {
+		return p.h.flush()
+	}
 	var d Delta
 	for p.step(&d) {
 	}
