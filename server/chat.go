@@ -72,7 +72,7 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 	if err != nil {
 		return nil, err
 	}
-	kwargs := thinkingKwargs(req.ChatTemplateKwargs, !spec.Empty())
+	kwargs := thinkingKwargs(effortKwargs(req.ChatTemplateKwargs, req.ReasoningEffort), !spec.Empty())
 	text, err := chatPrompt(m, req, kwargs)
 	if err != nil {
 		return nil, err
@@ -93,7 +93,8 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 	if err != nil {
 		return nil, err
 	}
-	keepSpecial := !openai.Flag(req.SkipSpecialTokens, true) || format == toolparse.FormatLlama3 || format == toolparse.FormatMistral
+	keepSpecial := !openai.Flag(req.SkipSpecialTokens, true) || format == toolparse.FormatLlama3 || format == toolparse.FormatMistral ||
+		format == toolparse.FormatHarmony
 	n := req.Choices()
 	g := &chatGen{id: newID("chatcmpl-", 29), created: time.Now().Unix(), model: req.Model, fingerprint: s.opt.Fingerprint,
 		m: m, req: req, promptTokens: len(ids), tokens: newTokenTexts(m)}
@@ -112,9 +113,12 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 
 // toolSyntax is the tool call syntax to parse (and force) under a
 // tool_choice mode: the template's, Hermes when the template teaches none,
-// and none when tools are off.
+// and none when tools are off, except for Harmony, which is the syntax of
+// every answer (its channels hold the reasoning and the text).
 func toolSyntax(mode string, template toolparse.Format) toolparse.Format {
 	switch {
+	case template == toolparse.FormatHarmony:
+		return template
 	case mode == openai.ToolChoiceNone:
 		return toolparse.FormatNone
 	case template == toolparse.FormatNone:

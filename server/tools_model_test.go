@@ -35,14 +35,14 @@ func toolsJSON() string {
 	return "[" + out + "]"
 }
 
-// TestForcedToolCalls samples 200 forced tool calls of a random-weight
-// model in the three call syntaxes, with tool_choice required and named:
+// TestForcedToolCalls samples forced tool calls of a random-weight
+// model in the four call syntaxes, with tool_choice required and named:
 // each must end as tool calls whose arguments match the tool's schema.
 func TestForcedToolCalls(t *testing.T) {
 	t.Parallel() // on its own engine
 	m := loadEngine(t, "gguf", "llama-tiny-Q8_0.gguf")
 	ts := startModels(t, modelLoader{"hermes": m.with(toolparse.FormatHermes), "llama3": m.with(toolparse.FormatLlama3),
-		"mistral": m.with(toolparse.FormatMistral)})
+		"mistral": m.with(toolparse.FormatMistral), "harmony": m.with(toolparse.FormatHarmony)})
 	schemas := map[string]*sj.Schema{}
 	for _, tl := range testTools {
 		src := tl.params
@@ -65,6 +65,8 @@ func TestForcedToolCalls(t *testing.T) {
 		{"mistral", "", true},
 		{"mistral", "ping", true},
 		{"mistral", "", false},
+		{"harmony", "", true},
+		{"harmony", "get_weather", true},
 	}
 	const n = seeds / 8
 	c := &tally{t: t}

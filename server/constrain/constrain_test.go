@@ -86,6 +86,8 @@ func TestCallsParseBack(t *testing.T) {
 		{toolparse.FormatHermes, "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": " + args + "}\n</tool_call>\n<tool_call>\n{\"name\": \"now\", \"arguments\": {}}\n</tool_call>"},
 		{toolparse.FormatLlama3, `{"name": "get_weather", "parameters": ` + args + `}; {"name": "now", "parameters": {}}`},
 		{toolparse.FormatMistral, `[TOOL_CALLS][{"name": "get_weather", "arguments": ` + args + `}, {"name": "now", "arguments": {}}]`},
+		{toolparse.FormatHarmony, "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>" + args +
+			"<|call|><|start|>assistant<|channel|>commentary to=functions.now <|constrain|>json<|message|>{}"},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.syntax), func(t *testing.T) {

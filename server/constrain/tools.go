@@ -40,6 +40,9 @@ func callsSource(s *Spec) (string, error) {
 		p := fmt.Sprintf("t%d-", i)
 		b.WriteString(prefixRules(src, p))
 		alts[i] = fmt.Sprintf(`"{\"name\": \"%s\", \"%s\": " %sroot "}"`, t.Name, key, p)
+		if s.Syntax == toolparse.FormatHarmony {
+			alts[i] = fmt.Sprintf("%q %sroot", harmonyHeader(t.Name), p)
+		}
 	}
 	fmt.Fprintf(&b, "call ::= %s\n", strings.Join(alts, " | "))
 	more := func(sep string) string {
@@ -53,9 +56,19 @@ func callsSource(s *Spec) (string, error) {
 		fmt.Fprintf(&b, "calls ::= call%s\n", more(`"; " call`))
 	case toolparse.FormatMistral:
 		fmt.Fprintf(&b, "calls ::= %q call%s \"]\"\n", toolparse.MistralCalls+"[", more(`", " call`))
+	case toolparse.FormatHarmony:
+		fmt.Fprintf(&b, "calls ::= call%s\n", more(fmt.Sprintf("%q call", toolparse.HarmonyCall+toolparse.HarmonyStart+"assistant")))
 	default:
 		fmt.Fprintf(&b, "calls ::= hcall%s\n", more(`"\n" hcall`))
 		fmt.Fprintf(&b, "hcall ::= %q call %q\n", toolparse.HermesOpen+"\n", "\n"+toolparse.HermesClose)
 	}
 	return b.String(), nil
+}
+
+// harmonyHeader is the header of a Harmony message that calls the function
+// name (the output after the prompt's "<|start|>assistant"; later calls
+// follow "<|call|><|start|>assistant"). The grammar can only spell its
+// markers in plain text tokens, which the parser reads the same way.
+func harmonyHeader(name string) string {
+	return toolparse.HarmonyChannel + "commentary to=functions." + name + " <|constrain|>json" + toolparse.HarmonyMessage
 }

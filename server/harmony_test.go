@@ -1,0 +1,64 @@
+package server
+
+import (
+	"strings"
+	"testing"
+)
+
+// harmonyReply is a gpt-oss answer in the Harmony format: reasoning, a
+// preamble for the user, and a tool call.
+const harmonyReply = "<|channel|>analysis<|message|>Need the weather tool.<|end|>" +
+	"<|start|>assistant<|channel|>commentary<|message|>Checking.<|end|>" +
+	"<|start|>assistant to=functions.get_weather<|channel|>commentary <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>"
+
+// TestChatHarmony serves a Harmony answer: the analysis channel becomes
+// reasoning_content, the commentary message content and the call to
+// functions.get_weather a tool call, streamed or not; the special tokens
+// that hold the channels are kept in the text, and tool_choice none still
+// separates the channels.
+func TestChatHarmony(t *testing.T) {
+	ts, f := startFake(t, harmonyReply, Options{})
+	f.format = "harmony"
+	var r chatResp
+	ts.post(t, "/v1/chat/completions", `{"model":"m",`+userHi+`,`+tools+`}`, 200, &r)
+	msg := r.Choices[0].Message
+	if msg.ReasoningContent == nil || *msg.ReasoningContent != "Need the weather tool." || msg.Content == nil || *msg.Content != "Checking." {
+		t.Errorf("message %+v", msg)
+	}
+	if len(msg.ToolCalls) != 1 || msg.ToolCalls[0].Function.Name != "get_weather" || msg.ToolCalls[0].Function.Arguments != `{"city":"Paris"}` ||
+		*r.Choices[0].FinishReason != "tool_calls" {
+		t.Errorf("tool calls %+v, finish %s", msg.ToolCalls, *r.Choices[0].FinishReason)
+	}
+	if !f.lastReq.KeepSpecial {
+		t.Error("special tokens dropped from the text")
+	}
+	if r.Usage.CompletionTokensDetails.ReasoningTokens == 0 {
+		t.Error("no reasoning tokens counted")
+	}
+
+	_, b, _ := ts.do(t, "POST", "/v1/chat/completions", `{"model":"m","stream":true,`+userHi+`,`+tools+`}`)
+	chunks, _ := chatChunks(t, parseSSE(t, b))
+	var reasoning, content strings.Builder
+	var names []string
+	for _, c := range chunks {
+		for _, ch := range c.Choices {
+			if ch.Delta.ReasoningContent != nil {
+				reasoning.WriteString(*ch.Delta.ReasoningContent)
+			}
+			if ch.Delta.Content != nil {
+				content.WriteString(*ch.Delta.Content)
+			}
+			for _, tc := range ch.Delta.ToolCalls {
+				names = append(names, tc.Function.Name)
+			}
+		}
+	}
+	if reasoning.String() != "Need the weather tool." || content.String() != "Checking." || len(names) != 1 || names[0] != "get_weather" {
+		t.Errorf("streamed reasoning %q content %q calls %v", reasoning.String(), content.String(), names)
+	}
+
+	ts.post(t, "/v1/chat/completions", `{"model":"m",`+userHi+`,`+tools+`,"tool_choice":"none"}`, 200, &r)
+	if m := r.Choices[0].Message; m.ReasoningContent == nil || *m.ReasoningContent != "Need the weather tool." {
+		t.Errorf("tool_choice none: message %+v", m)
+	}
+}
