@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/json"
 	"errors"
-	"maps"
 	"net/http"
 	"strings"
 	"time"
@@ -139,15 +138,8 @@ func (p *responsePlan) chatRequest() (*openai.ChatRequest, error) {
 				Schema: f.Format.Schema, Strict: f.Format.Strict}
 		}
 	}
-	if on, ok := r.Reasoning.Thinking(); ok {
-		kw := maps.Clone(cr.ChatTemplateKwargs)
-		if kw == nil {
-			kw = map[string]any{}
-		}
-		if _, set := kw["enable_thinking"]; !set {
-			kw["enable_thinking"] = on
-		}
-		cr.ChatTemplateKwargs = kw
+	if r.Reasoning != nil {
+		cr.ReasoningEffort = r.Reasoning.Effort
 	}
 	return cr, nil
 }

@@ -17,6 +17,8 @@ type ChatRequest struct {
 	Tools               []Tool            `json:"tools"`
 	ToolChoiceRaw       json.RawMessage   `json:"tool_choice"`
 	ParallelToolCalls   *bool             `json:"parallel_tool_calls"`
+	// ReasoningEffort is one of ReasoningEfforts (see ReasoningConfig).
+	ReasoningEffort *string `json:"reasoning_effort"`
 	// BestOf is the beam width of a beam search (an extension, as OVMS);
 	// n when unset.
 	BestOf *int `json:"best_of"`
@@ -66,6 +68,9 @@ func ParseChat(body []byte) (*ChatRequest, *Error) {
 		return nil, e
 	}
 	if e := r.parseMessages(); e != nil {
+		return nil, e
+	}
+	if e := validateEffort("reasoning_effort", r.ReasoningEffort); e != nil {
 		return nil, e
 	}
 	if e := r.ResponseFormat.validate(); e != nil {

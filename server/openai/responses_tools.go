@@ -163,12 +163,20 @@ type ReasoningConfig struct {
 // ReasoningEfforts are the values of reasoning.effort.
 var ReasoningEfforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
 
+// validateEffort checks a reasoning effort (nil: unset) named param.
+func validateEffort(param string, effort *string) *Error {
+	if effort != nil && !slices.Contains(ReasoningEfforts, *effort) {
+		return Invalid(param, CodeInvalidValue, "Invalid value: '%s'. Supported values are: %s.", *effort, quoteList(ReasoningEfforts))
+	}
+	return nil
+}
+
 func (c *ReasoningConfig) validate() *Error {
 	if c == nil {
 		return nil
 	}
-	if c.Effort != nil && !slices.Contains(ReasoningEfforts, *c.Effort) {
-		return Invalid("reasoning.effort", CodeInvalidValue, "Invalid value: '%s'. Supported values are: %s.", *c.Effort, quoteList(ReasoningEfforts))
+	if e := validateEffort("reasoning.effort", c.Effort); e != nil {
+		return e
 	}
 	summaries := []string{"auto", "concise", "detailed"}
 	for _, f := range []struct {
