@@ -39,7 +39,7 @@ func runChat(cmd *cobra.Command, ref string, o runOptions) error {
 	stderr := cmd.ErrOrStderr()
 	path, err := resolveModel(ctx, stderr, ref)
 	if err != nil {
-		return err
+		return orInterrupted(ctx, err)
 	}
 	if isTerminal(stderr) {
 		fmt.Fprintf(stderr, "loading %s…", ref)
@@ -49,7 +49,7 @@ func runChat(cmd *cobra.Command, ref string, o runOptions) error {
 		fmt.Fprint(stderr, "\r\x1b[K") // the line goes; errors follow on a clean line
 	}
 	if err != nil {
-		return err
+		return orInterrupted(ctx, err)
 	}
 	defer e.Close()
 	g, err := newChatGenerator(e, path, runParams(cmd.Flags(), o, e))

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,15 @@ func interrupted(err error) *exitError {
 
 // errInterrupted is the message of a command stopped by SIGINT.
 var errInterrupted = errors.New("interrupted")
+
+// orInterrupted returns the interruption in place of an error that the end
+// of ctx (SIGINT) caused, and err otherwise.
+func orInterrupted(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil && exitCode(err) != 130 {
+		return interrupted(errInterrupted)
+	}
+	return err
+}
 
 // exitCode is the status mlx exits with after err.
 func exitCode(err error) int {

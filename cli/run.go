@@ -63,11 +63,7 @@ is). Sampling defaults come from the model's generation_config.json.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			err = runPrompt(ctx, cmd, args[0], text, o)
-			if err != nil && ctx.Err() != nil && exitCode(err) != 130 {
-				return interrupted(errInterrupted) // before the answer began
-			}
-			return err
+			return orInterrupted(ctx, runPrompt(ctx, cmd, args[0], text, o))
 		},
 	}
 	f := cmd.Flags()

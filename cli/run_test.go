@@ -155,3 +155,23 @@ func TestReport(t *testing.T) {
 		}
 	}
 }
+
+func TestOrInterrupted(t *testing.T) {
+	failed := errors.New("loading: context canceled")
+	if got := orInterrupted(t.Context(), failed); got != failed {
+		t.Errorf("an error while ctx lives became %v", got)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if got := orInterrupted(ctx, failed); exitCode(got) != 130 || got.Error() != "interrupted" {
+		t.Errorf("an error after SIGINT is %v with exit status %d, want the interruption", got, exitCode(got))
+	}
+	kept := interrupted(errInterrupted)
+	kept.newLine = false
+	if got := orInterrupted(ctx, kept); got != error(kept) {
+		t.Errorf("an interruption was replaced by %v", got)
+	}
+	if got := orInterrupted(ctx, nil); got != nil {
+		t.Errorf("no error became %v", got)
+	}
+}
