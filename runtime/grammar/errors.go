@@ -25,6 +25,7 @@ const (
 	maxRepeat    = 1 << 12 // the m and n of x{m,n}
 	maxStacks    = 1 << 12 // stacks in one matcher state
 	maxDepth     = 512     // depth of one stack
+	maxNest      = 256     // parentheses open at once in the source
 	maxExpand    = 1 << 16 // expansion steps to compute one state
 	maxNodes     = 1 << 18 // interned stack nodes before a cache reset
 	maxStates    = 1 << 14 // interned states before a cache reset

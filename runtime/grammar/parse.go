@@ -33,6 +33,7 @@ type parser struct {
 	line int
 	b    *builder
 	rule string // the rule being defined, to name synthetic rules
+	nest int    // parentheses open at the position, bounded by maxNest
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -175,6 +176,9 @@ func (p *parser) sequence(nested bool) ([]sym, error) {
 			if err != nil {
 				return nil, err
 			}
+			if len(seq)+len(lit) > maxElems {
+				return nil, fmt.Errorf("%w: more than %d grammar elements in rule %q", ErrTooComplex, maxElems, p.rule)
+			}
 			seq = append(seq, lit...)
 			if len(lit) > 1 {
 				group = [][]sym{lit}
@@ -189,9 +193,14 @@ func (p *parser) sequence(nested bool) ([]sym, error) {
 			p.pos++
 			seq = append(seq, p.b.class(newClass([]runeRange{{0, maxRune}}, false)))
 		case c == '(':
+			if p.nest >= maxNest {
+				return nil, fmt.Errorf("%w: line %d: groups nested more than %d deep in rule %q", ErrTooComplex, p.line, maxNest, p.rule)
+			}
 			p.pos++
+			p.nest++
 			p.space(true)
 			alts, err := p.alternates(true)
+			p.nest--
 			if err != nil {
 				return nil, err
 			}
