@@ -49,11 +49,22 @@ func (c *converter) genArray(s *object, hint string) (string, error) {
 		return "", fmt.Errorf("%w: array at %s spells out %d positions (at most %d)", ErrUnsupported, hint, stable, maxArrayRules)
 	}
 	ws := c.primitive("ws")
+	// The items schema is converted once: positions past the prefix share
+	// its expression, and converting it again at every nesting level
+	// would take time exponential in the depth.
+	itemExpr := ""
 	el := func(j int) (string, error) {
 		if j < len(prefix) {
 			return c.gen(prefix[j], fmt.Sprintf("%s-%d", hint, j))
 		}
-		return c.gen(items, hint+"-item")
+		if itemExpr == "" {
+			e, err := c.gen(items, hint+"-item")
+			if err != nil {
+				return "", err
+			}
+			itemExpr = e
+		}
+		return itemExpr, nil
 	}
 	// tail is the rule for the items from position j on, j >= 1.
 	tail := ""

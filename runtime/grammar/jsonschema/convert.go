@@ -39,8 +39,12 @@ var anyObject = sync.OnceValues(func() (*grammar.Grammar, error) {
 // response format).
 func AnyObject() (*grammar.Grammar, error) { return anyObject() }
 
-// maxRules bounds the rules a schema may produce.
-const maxRules = 1 << 14
+// Bounds on the work and output of one conversion.
+const (
+	maxRules    = 1 << 14 // rules a schema may produce
+	maxGenCalls = 1 << 16 // subschemas converted, merges and repeats included
+	maxSource   = 4 << 20 // bytes of rule bodies
+)
 
 // converter collects the rules of one schema.
 type converter struct {
@@ -52,6 +56,8 @@ type converter struct {
 	byBody map[string]string // body -> name, to share equal rules
 	refs   map[string]string // $ref -> rule name
 	depth  int               // nesting of gen calls
+	calls  int               // gen calls so far, bounded by maxGenCalls
+	size   int               // bytes of rule bodies so far, bounded by maxSource
 }
 
 func newConverter(root any, opts Options) *converter {
@@ -76,6 +82,9 @@ func (c *converter) source(rootExpr string) string {
 func (c *converter) name(hint string) (string, error) {
 	if len(c.order) >= maxRules {
 		return "", fmt.Errorf("%w: schema needs more than %d rules", ErrUnsupported, maxRules)
+	}
+	if c.size > maxSource {
+		return "", fmt.Errorf("%w: schema needs more than %d bytes of grammar", ErrUnsupported, maxSource)
 	}
 	var sb strings.Builder
 	for _, r := range hint {
@@ -116,6 +125,7 @@ func (c *converter) define(name, body string) {
 	c.order = append(c.order, name)
 	c.bodies[name] = body
 	c.byBody[body] = name
+	c.size += len(name) + len(body)
 }
 
 // primitive returns the name of a shared rule of the fixed JSON grammar.

@@ -35,6 +35,9 @@ func (c *converter) gen(s any, hint string) (string, error) {
 	if c.depth > maxGenDepth {
 		return "", fmt.Errorf("%w: subschemas nested deeper than %d at %s", ErrUnsupported, maxGenDepth, hint)
 	}
+	if c.calls++; c.calls > maxGenCalls {
+		return "", fmt.Errorf("%w: schema needs more than %d subschema conversions", ErrUnsupported, maxGenCalls)
+	}
 	switch x := s.(type) {
 	case bool:
 		if !x {
