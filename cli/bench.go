@@ -54,9 +54,10 @@ func newBenchCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench MODEL",
 		Short: "Measure prompt processing and generation speed",
-		Long: `Measure how fast MODEL (a .gguf file or a model directory) computes a
-prompt of -p tokens from an empty cache (ppP) and generates -n tokens one
-at a time (tgN), as llama-bench does: random token ids, one warm-up run,
+		Long: `Measure how fast MODEL (a .gguf file, a model directory, or a reference
+as mlx run takes it, downloaded when missing) computes a prompt of -p
+tokens from an empty cache (ppP) and generates -n tokens one at a time
+(tgN), as llama-bench does: random token ids, one warm-up run,
 then -r timed repetitions, reported as mean ± standard deviation of tokens
 per second. Load time and peak memory follow the table, then the weight
 bytes decode reads per second against the streaming-read bandwidth of the
@@ -64,7 +65,14 @@ same number of threads. --startup N instead times N runs of
 "mlx run MODEL --max-tokens 1" from process start to exit.`,
 		Example: `  mlx bench model.gguf
   mlx bench -p 512 -n 128 -t 4 -r 5 --json ./Qwen3-0.6B`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeModel,
+		PreRunE: func(cmd *cobra.Command, args []string) error {
+			if o.startup > 0 {
+				return nil // each timed "mlx run MODEL" resolves it
+			}
+			return resolveModelArg(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			applyKernelEnv()
 			return runBench(cmd.Context(), cmd.OutOrStdout(), args[0], o)

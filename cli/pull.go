@@ -31,7 +31,8 @@ with an optional @revision, or an alias (mlx list --aliases).
 An interrupted download resumes where it stopped. The path of the model is
 printed on stdout. HF_TOKEN (or the token file of huggingface-cli) opens gated
 models; HF_ENDPOINT chooses another hub.`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeModel,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := hub.ParseRef(args[0])
 			if err != nil {

@@ -6,8 +6,25 @@ import (
 	"io"
 	"os"
 
+	"github.com/spf13/cobra"
+
 	"github.com/mlxrun/mlx/models/hub"
 )
+
+// resolveModelArg is a PreRunE that replaces the MODEL argument with the
+// local path resolveModel gives, so that a command takes the same model
+// references as run.
+func resolveModelArg(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	path, err := resolveModel(cmd.Context(), cmd.ErrOrStderr(), args[0])
+	if err != nil {
+		return err
+	}
+	args[0] = path
+	return nil
+}
 
 // resolveModel turns a model reference into a local path: a file or folder
 // that exists is used as it is; anything else is looked up in the Hugging

@@ -17,7 +17,8 @@ func newRmCmd() *cobra.Command {
 		Long: `Remove models from the Hugging Face cache, without asking. org/name removes
 every revision of the repo; org/name@revision one revision; org/name:QUANT or
 org/name/file.gguf one GGUF file. Files another revision still uses are kept.`,
-		Args: cobra.MinimumNArgs(1),
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeModels,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := hubEnv()
 			if err != nil {

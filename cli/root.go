@@ -26,9 +26,12 @@ func register(c func() *cobra.Command) { commands = append(commands, c) }
 // NewRoot builds the root command with every registered sub-command.
 func NewRoot() *cobra.Command {
 	root := &cobra.Command{
-		Use:           "mlx",
-		Short:         "Run large language models locally",
-		Long:          "mlx runs large language models on your own machine: an interactive chat,\na pipe filter, an OpenAI-compatible server and a Hugging Face downloader.",
+		Use:   "mlx",
+		Short: "Run large language models locally",
+		Long: "mlx runs large language models on your own machine: an interactive chat,\n" +
+			"a pipe filter, an OpenAI-compatible server and a Hugging Face downloader.\n\n" +
+			"MODEL is a .gguf file, a model directory, a Hugging Face reference (org/name,\n" +
+			"org/name:QUANT) or an alias (mlx list --aliases), downloaded on first use.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -40,18 +40,26 @@ func newRunCmd() *cobra.Command {
 	var o runOptions
 	cmd := &cobra.Command{
 		Use:   "run MODEL [PROMPT]",
-		Short: "Answer a prompt with a model",
-		Long: `Answer PROMPT with MODEL, a .gguf file or a model directory, streaming the
+		Short: "Chat with a model in the terminal, or answer a prompt (a filter in a pipe)",
+		Long: `Chat with MODEL in the terminal: with no PROMPT and a terminal on both ends,
+run opens the interactive chat. Otherwise it answers PROMPT, streaming the
 answer to standard output and nothing else.
+
+MODEL is a .gguf file, a model directory, a Hugging Face reference
+(org/name, org/name:QUANT, org/name/file.gguf) or an alias such as
+smollm2:135m (mlx list --aliases); a reference not in the cache is
+downloaded first.
 
 When standard input is not a terminal, it is the message: PROMPT, if given,
 comes first, then a blank line, then the input. The model's chat template
 turns the message into the prompt (--raw gives the text to the model as it
 is). Sampling defaults come from the model's generation_config.json.`,
-		Example: `  mlx run ./Qwen3-0.6B "Why is the sky blue?"
+		Example: `  mlx run smollm2:135m
+  mlx run ./Qwen3-0.6B "Why is the sky blue?"
   git diff | mlx run model.gguf "Write a commit message for this change"
   mlx run --raw --temperature 0 model.gguf "The capital of France is"`,
-		Args: cobra.RangeArgs(1, 2),
+		Args:              cobra.RangeArgs(1, 2),
+		ValidArgsFunction: completeModel,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			applyKernelEnv()
 			if chatWanted(cmd, args) {

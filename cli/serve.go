@@ -44,8 +44,9 @@ type serveOptions struct {
 func newServeCmd() *cobra.Command {
 	var o serveOptions
 	cmd := &cobra.Command{
-		Use:   "serve [MODEL...]",
-		Short: "Serve an OpenAI-compatible API on this machine",
+		Use:               "serve [MODEL...]",
+		ValidArgsFunction: completeModels,
+		Short:             "Serve an OpenAI-compatible API on this machine",
 		Long: `serve answers the OpenAI API (chat completions, completions, responses,
 conversations, models) and /health, /metrics and /mlx/models on loopback. The models named load at
 start and stay loaded; any other model loads when a request names it (a

@@ -34,7 +34,8 @@ MODEL is a .gguf file, a model folder (config.json and safetensors, MLX too),
 or a model reference (org/name, org/name:QUANT, an alias) already in the
 Hugging Face cache: show never downloads. --template prints the whole chat
 template as it is; --json prints everything as one JSON object.`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeModel,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, err := locateModel(args[0])
 			if err != nil {

@@ -38,9 +38,10 @@ func newTemplateRenderCmd() *cobra.Command {
 		Short: "Print the prompt a chat template makes of a conversation",
 		Long: "Render a conversation with a chat template exactly as Hugging Face transformers does and\n" +
 			"print the prompt as is, without a trailing newline.\n\n" +
-			"MODEL is a model directory, a tokenizer_config.json or a .gguf file. FILE (a .jinja file,\n" +
-			"a JSON file with a chat_template, or a .gguf) overrides the model's template; the special\n" +
-			"tokens still come from MODEL, then from --bos and --eos. M.json is a JSON array of\n" +
+			"MODEL is what mlx run takes (a .gguf file, a model directory, org/name, an alias; downloaded\n" +
+			"when missing) or a tokenizer_config.json. FILE (a .jinja file, a JSON file with a\n" +
+			"chat_template, or a .gguf) overrides the model's template; the special tokens still come\n" +
+			"from MODEL, then from --bos and --eos. M.json is a JSON array of\n" +
 			"messages (or an object with \"messages\"), T.json an array of tools, K.json an object of\n" +
 			"extra template variables such as {\"enable_thinking\": false}.",
 		Args: cobra.NoArgs,
@@ -54,7 +55,7 @@ func newTemplateRenderCmd() *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.model, "model", "", "model directory, tokenizer_config.json or .gguf file")
+	fl.StringVar(&f.model, "model", "", "model as mlx run takes it, or a tokenizer_config.json")
 	fl.StringVar(&f.template, "template", "", "chat template file overriding the model's")
 	fl.StringVar(&f.name, "name", "", "named template to use (e.g. tool_use); default picks as transformers does")
 	fl.StringVar(&f.messages, "messages", "", "JSON file with the messages")
@@ -64,6 +65,7 @@ func newTemplateRenderCmd() *cobra.Command {
 	fl.StringVar(&f.eos, "eos", "", "eos_token to pass (overrides the model's)")
 	fl.BoolVar(&f.noGenerationPrompt, "no-generation-prompt", false, "do not open an assistant turn at the end")
 	_ = cmd.MarkFlagRequired("messages")
+	_ = cmd.RegisterFlagCompletionFunc("model", completeModels)
 	return cmd
 }
 
@@ -74,7 +76,11 @@ func newTemplateShowCmd() *cobra.Command {
 		Short: "Print a model's chat template and where it was found",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			srcs, err := chat.FindTemplates(model)
+			path, err := resolveModel(cmd.Context(), cmd.ErrOrStderr(), model)
+			if err != nil {
+				return err
+			}
+			srcs, err := chat.FindTemplates(path)
 			if err != nil {
 				return err
 			}
@@ -88,15 +94,23 @@ func newTemplateShowCmd() *cobra.Command {
 			return fmt.Errorf("%w named %q in %s", chat.ErrNoTemplate, name, model)
 		},
 	}
-	cmd.Flags().StringVar(&model, "model", "", "model directory, tokenizer_config.json or .gguf file")
+	cmd.Flags().StringVar(&model, "model", "", "model as mlx run takes it, or a tokenizer_config.json")
 	cmd.Flags().StringVar(&name, "name", "", "named template to show (e.g. tool_use)")
 	_ = cmd.MarkFlagRequired("model")
+	_ = cmd.RegisterFlagCompletionFunc("model", completeModels)
 	return cmd
 }
 
 func renderTemplate(cmd *cobra.Command, f *templateFlags) (string, error) {
 	if f.model == "" && f.template == "" {
 		return "", errors.New("give --model MODEL or --template FILE")
+	}
+	if f.model != "" {
+		path, err := resolveModel(cmd.Context(), cmd.ErrOrStderr(), f.model)
+		if err != nil {
+			return "", err
+		}
+		f.model = path
 	}
 	ts, err := loadTemplates(f)
 	if err != nil {

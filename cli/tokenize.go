@@ -27,12 +27,16 @@ func newTokenizeCmd() *cobra.Command {
 space-separated, as the model's own tokenizer gives them. Special tokens
 written in the text, such as <|im_start|>, are recognised.
 
-MODEL is a .gguf file, a model directory or a tokenizer.json.
-With --ids, decode the given ids back to text instead.`,
+MODEL is a .gguf file, a model directory, a tokenizer.json, or a model
+reference as mlx run takes it (org/name, org/name:QUANT, an alias),
+downloaded into the cache when missing. With --ids, decode the given ids
+back to text instead.`,
 		Example: `  mlx tokenize ./Qwen3-0.6B "The capital of France is"
   mlx tokenize --tokens model.gguf "Hello, world"
   mlx tokenize --ids 785,6722,315 ./Qwen3-0.6B`,
-		Args: cobra.RangeArgs(1, 2),
+		Args:              cobra.RangeArgs(1, 2),
+		ValidArgsFunction: completeModel,
+		PreRunE:           resolveModelArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tok, err := tokenizer.Load(args[0])
 			if err != nil {
