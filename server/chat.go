@@ -164,8 +164,12 @@ func chatPrompt(m Model, req *openai.ChatRequest, kwargs map[string]any) (string
 		return b.String(), nil
 	}
 	msgs := make([]ChatMessage, len(req.Messages))
+	harmony := m.Info().ToolFormat == toolparse.FormatHarmony
 	for i, msg := range req.Messages {
 		msgs[i] = templateMessage(msg)
+		if harmony {
+			harmonyThinking(&msgs[i])
+		}
 	}
 	cont := openai.Flag(req.ContinueFinalMessage, false)
 	opt := ChatOptions{AddGenerationPrompt: openai.Flag(req.AddGenerationPrompt, !cont), ContinueFinalMessage: cont, Kwargs: kwargs,
@@ -207,6 +211,21 @@ func templateMessage(m openai.Message) ChatMessage {
 			Function: TemplateFunctionCall{Name: tc.Function.Name, Arguments: args}})
 	}
 	return out
+}
+
+// harmonyThinking gives a message's reasoning to a Harmony template,
+// which reads it from "thinking" and keeps it (as the analysis before a
+// tool call) only while the call awaits its answer. Such a template
+// refuses a tool call message with both content and thinking; the
+// reasoning is what it wants there, so the content is left out.
+func harmonyThinking(m *ChatMessage) {
+	if m.ReasoningContent == "" {
+		return
+	}
+	m.Thinking = m.ReasoningContent
+	if len(m.ToolCalls) > 0 {
+		m.Content = ""
+	}
 }
 
 // jsonValue turns v into plain JSON values (maps, slices, ...).

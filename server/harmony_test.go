@@ -62,3 +62,29 @@ func TestChatHarmony(t *testing.T) {
 		t.Errorf("tool_choice none: message %+v", m)
 	}
 }
+
+// TestHarmonyHistoryThinking checks that the reasoning of earlier
+// assistant messages reaches a Harmony template as "thinking" (content
+// left out beside a tool call), and that other templates get it as
+// before.
+func TestHarmonyHistoryThinking(t *testing.T) {
+	body := `{"model":"m","messages":[{"role":"user","content":"Weather?"},` +
+		`{"role":"assistant","content":"Let me check.","reasoning_content":"Need the tool.","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},` +
+		`{"role":"tool","tool_call_id":"c1","content":"18 C"},` +
+		`{"role":"assistant","content":"It is 18 C.","reasoning_content":"Easy."},{"role":"user","content":"Thanks"}],` + tools + `}`
+	for _, format := range []string{"harmony", "hermes"} {
+		ts, f := startFake(t, "ok", Options{})
+		f.format = format
+		ts.post(t, "/v1/chat/completions", body, 200, nil)
+		m := f.lastMsgs
+		want := []struct{ thinking, content string }{{"Need the tool.", ""}, {"Easy.", "It is 18 C."}}
+		if format != "harmony" {
+			want = []struct{ thinking, content string }{{"", "Let me check."}, {"", "It is 18 C."}}
+		}
+		for i, idx := range []int{1, 3} {
+			if m[idx].Thinking != want[i].thinking || m[idx].Content != want[i].content || m[idx].ReasoningContent == "" {
+				t.Errorf("%s message %d: thinking %q content %v reasoning %q", format, idx, m[idx].Thinking, m[idx].Content, m[idx].ReasoningContent)
+			}
+		}
+	}
+}

@@ -115,6 +115,9 @@ type ChatMessage struct {
 	ToolCalls        []TemplateToolCall `json:"tool_calls,omitempty"`
 	ToolCallID       string             `json:"tool_call_id,omitempty"`
 	ReasoningContent string             `json:"reasoning_content,omitempty"`
+	// Thinking is the reasoning again, under the name Harmony templates
+	// (gpt-oss) read it by.
+	Thinking string `json:"thinking,omitempty"`
 }
 
 // TemplateToolCall is a tool call of an assistant message.
