@@ -39,26 +39,38 @@ func (g *chatGen) open(ctx context.Context, out delivery[openai.ChatCompletion])
 	return nil
 }
 
-// acquire gets the request's model, watching the client while it loads.
-func (s *Server) acquire(c *call, model string) (Model, func(), error) {
+// acquire gets the request's model and its id (the metrics label),
+// watching the client while it loads. An unknown model is a 404 that says
+// nothing of why: no file name, no hint of what exists on the disk.
+func (s *Server) acquire(c *call, model string) (Model, string, func(), error) {
+	id, err := s.models.resolve(model)
+	if err != nil {
+		return nil, "", nil, modelNotFound(model, err)
+	}
 	ctx, stop := watchClient(s.base, c.rc.Conn())
 	defer stop()
-	m, release, err := s.models.acquire(ctx, model, false)
-	if errors.Is(err, runtime.ErrModelNotFound) {
-		nf := openai.NotFound(model)
-		nf.Message += " " + err.Error()
-		return nil, nil, nf
-	}
+	m, release, err := s.models.acquire(ctx, id, false)
 	if err != nil {
-		return nil, nil, err
+		return nil, "", nil, modelNotFound(model, err)
 	}
 	if a, ok := m.(Admitter); ok {
 		if err := a.Busy(); err != nil {
 			release()
-			return nil, nil, err
+			return nil, "", nil, err
 		}
 	}
-	return m, release, nil
+	return m, id, release, nil
+}
+
+// modelNotFound turns an error wrapping runtime.ErrModelNotFound into the
+// 404 of model; other errors pass.
+func modelNotFound(model string, err error) error {
+	if !errors.Is(err, runtime.ErrModelNotFound) {
+		return err
+	}
+	nf := openai.NotFound(model)
+	nf.Message += " GET /v1/models lists the models this server loads."
+	return nf
 }
 
 // newChatGen renders the prompt and prepares the sequences of a request.

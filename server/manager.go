@@ -27,6 +27,9 @@ type manager struct {
 	aliases map[string]string // short name → id
 	closed  bool
 	now     func() time.Time
+
+	ctx    context.Context // of the loads; close cancels it
+	cancel context.CancelFunc
 }
 
 // entry is a model being loaded or loaded.
@@ -43,8 +46,9 @@ type entry struct {
 }
 
 func newManager(l Loader, maxLoaded int, keepAlive time.Duration) *manager {
+	ctx, cancel := context.WithCancel(context.Background())
 	return &manager{loader: l, maxLoaded: maxLoaded, keepAlive: keepAlive,
-		entries: map[string]*entry{}, aliases: map[string]string{}, now: time.Now}
+		entries: map[string]*entry{}, aliases: map[string]string{}, now: time.Now, ctx: ctx, cancel: cancel}
 }
 
 // alias returns the short name of a model reference: the base name of a
@@ -65,15 +69,34 @@ func (m *manager) canonical(name string) string {
 	return name
 }
 
-// acquire returns the model named id, loading it if needed, and a release
-// function to call when the request is done with it.
-func (m *manager) acquire(ctx context.Context, id string, pinned bool) (Model, func(), error) {
+// resolve returns the id of the model a request names: a loaded model's
+// id as it is, else what the loader's Resolver says (an error wrapping
+// runtime.ErrModelNotFound for a name it does not serve). Without a
+// Resolver the name is the id.
+func (m *manager) resolve(name string) (string, error) {
+	m.mu.Lock()
+	id := m.canonical(name)
+	_, loaded := m.entries[id]
+	m.mu.Unlock()
+	r, ok := m.loader.(Resolver)
+	if loaded || !ok {
+		return id, nil
+	}
+	return r.Resolve(name)
+}
+
+// acquire returns the model a request names, loading it if needed, and a
+// release function to call when the request is done with it.
+func (m *manager) acquire(ctx context.Context, name string, pinned bool) (Model, func(), error) {
+	id, err := m.resolve(name)
+	if err != nil {
+		return nil, nil, err
+	}
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
 		return nil, nil, ErrShutdown
 	}
-	id = m.canonical(id)
 	e := m.entries[id]
 	if e == nil {
 		e = &entry{id: id, ready: make(chan struct{}), pinned: pinned}
@@ -110,7 +133,7 @@ func (m *manager) release(e *entry) {
 // requests may wait for the same model.
 func (m *manager) load(e *entry) {
 	start := time.Now()
-	model, err := m.loader.Load(context.Background(), e.id)
+	model, err := m.loader.Load(m.ctx, e.id)
 	if err != nil && !errors.Is(err, runtime.ErrModelNotFound) {
 		err = fmt.Errorf("loading model %s: %w", e.id, err)
 	}
@@ -124,7 +147,9 @@ func (m *manager) load(e *entry) {
 	} else {
 		e.model, e.info = model, model.Info()
 		e.loadedAt, e.lastUsed = m.now(), m.now()
-		if a := alias(e.id); a != e.id {
+		if _, resolves := m.loader.(Resolver); resolves {
+			// The loader's ids are the names; it knows the other spellings.
+		} else if a := alias(e.id); a != e.id {
 			if _, taken := m.aliases[a]; !taken {
 				m.aliases[a] = e.id
 			}
@@ -274,8 +299,10 @@ func (m *manager) loaded() int {
 	return n
 }
 
-// close unloads every model; later acquires fail with ErrShutdown.
+// close unloads every model and cancels the loads in progress; later
+// acquires fail with ErrShutdown.
 func (m *manager) close() {
+	m.cancel()
 	m.mu.Lock()
 	m.closed = true
 	var models []Model

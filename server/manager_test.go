@@ -167,3 +167,35 @@ func TestShutdownCancelsStreams(t *testing.T) {
 		t.Errorf("after shutdown: %d generations, closed %v, took %v", f.active.Load(), f.closed.Load(), time.Since(start))
 	}
 }
+
+// blockingLoader's loads wait for their context.
+type blockingLoader struct{ started chan struct{} }
+
+func (l *blockingLoader) Load(ctx context.Context, ref string) (Model, error) {
+	close(l.started)
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// TestManagerCloseCancelsLoads: closing the manager (shutdown) ends the
+// loads in progress, so that a slow or stuck load cannot hold a request,
+// and the shutdown that waits for it, forever.
+func TestManagerCloseCancelsLoads(t *testing.T) {
+	l := &blockingLoader{started: make(chan struct{})}
+	m := newManager(l, 0, 0)
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := m.acquire(context.Background(), "x", false)
+		done <- err
+	}()
+	<-l.started
+	m.close()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("acquire succeeded")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a load in progress kept acquire waiting after close")
+	}
+}

@@ -64,8 +64,17 @@ type Loader interface {
 	Load(ctx context.Context, ref string) (Model, error)
 }
 
+// Resolver is implemented by loaders that decide which names a request
+// may use: Resolve returns the id of the model name refers to, the same
+// for every spelling of one model, or an error wrapping
+// runtime.ErrModelNotFound. It must be quick and never reach the network;
+// the server loads the model by its id.
+type Resolver interface {
+	Resolve(name string) (id string, err error)
+}
+
 // Lister is implemented by loaders that know models they could load (the
-// local cache); GET /mlx/models lists them.
+// local cache); GET /v1/models and GET /mlx/models list them.
 type Lister interface {
 	Available() []Available
 }
@@ -77,6 +86,8 @@ type Available struct {
 	Quantization string `json:"quantization,omitempty"`
 	Size         int64  `json:"size,omitempty"`
 	Path         string `json:"path,omitempty"`
+	// Modified is when its files were last written (zero: unknown).
+	Modified time.Time `json:"-"`
 }
 
 // ModelInfo describes a loaded model.

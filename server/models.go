@@ -15,31 +15,61 @@ func created(lm loadedModel) int64 {
 	return lm.Loaded.Unix()
 }
 
-// handleModels lists the loaded models (GET /v1/models).
+// handleModels lists the loaded models, then those the server would load
+// on a request (GET /v1/models), each under its short id.
 func (s *Server) handleModels(c *call) {
 	list := openai.ModelList{Object: openai.ObjectList, Data: []openai.Model{}}
+	seen := map[string]bool{}
 	for _, lm := range s.models.list() {
+		seen[lm.ID] = true
 		list.Data = append(list.Data, openai.Model{ID: lm.ID, Object: openai.ObjectModel, Created: created(lm), OwnedBy: "mlx"})
+	}
+	for _, a := range s.available() {
+		if !seen[a.ID] {
+			seen[a.ID] = true
+			list.Data = append(list.Data, openai.Model{ID: a.ID, Object: openai.ObjectModel, Created: modified(a), OwnedBy: "mlx"})
+		}
 	}
 	writeJSON(c.rc, http.StatusOK, list)
 }
 
-// handleModel describes one loaded model (GET /v1/models/{id}).
+// handleModel describes one model (GET /v1/models/{id}): a loaded one, or
+// one the server would load, under the id that was asked for.
 func (s *Server) handleModel(c *call, id string) {
-	lm, ok := s.models.lookup(id)
-	if !ok {
-		if l, isLister := s.loader.(Lister); isLister {
-			for _, a := range l.Available() {
-				if a.ID == id {
-					writeJSON(c.rc, http.StatusOK, openai.Model{ID: a.ID, Object: openai.ObjectModel, OwnedBy: "mlx"})
-					return
-				}
-			}
-		}
-		writeError(c.rc, openai.NotFound(id))
+	if lm, ok := s.models.lookup(id); ok {
+		writeJSON(c.rc, http.StatusOK, openai.Model{ID: id, Object: openai.ObjectModel, Created: created(lm), OwnedBy: "mlx"})
 		return
 	}
-	writeJSON(c.rc, http.StatusOK, openai.Model{ID: lm.ID, Object: openai.ObjectModel, Created: created(lm), OwnedBy: "mlx"})
+	canonical, err := s.models.resolve(id)
+	if err == nil {
+		if lm, ok := s.models.lookup(canonical); ok {
+			writeJSON(c.rc, http.StatusOK, openai.Model{ID: id, Object: openai.ObjectModel, Created: created(lm), OwnedBy: "mlx"})
+			return
+		}
+		for _, a := range s.available() {
+			if a.ID == id || a.ID == canonical {
+				writeJSON(c.rc, http.StatusOK, openai.Model{ID: id, Object: openai.ObjectModel, Created: modified(a), OwnedBy: "mlx"})
+				return
+			}
+		}
+	}
+	writeError(c.rc, openai.NotFound(id))
+}
+
+// available returns the models the loader could load, if it knows them.
+func (s *Server) available() []Available {
+	if l, ok := s.loader.(Lister); ok {
+		return l.Available()
+	}
+	return nil
+}
+
+// modified returns the "created" time of a model not loaded (0: unknown).
+func modified(a Available) int64 {
+	if a.Modified.IsZero() {
+		return 0
+	}
+	return a.Modified.Unix()
 }
 
 // MLXModel is an entry of GET /mlx/models: a loaded model with what mlx
@@ -85,13 +115,11 @@ func (s *Server) handleMLXModels(c *call) {
 		out.Data = append(out.Data, m)
 		seen[lm.ID], seen[lm.Info.Path] = true, true
 	}
-	if l, ok := s.loader.(Lister); ok {
-		for _, a := range l.Available() {
-			if seen[a.ID] || (a.Path != "" && seen[a.Path]) {
-				continue
-			}
-			out.Data = append(out.Data, MLXModel{ID: a.ID, Path: a.Path, Format: a.Format, Quantization: a.Quantization, Size: a.Size})
+	for _, a := range s.available() {
+		if seen[a.ID] || (a.Path != "" && seen[a.Path]) {
+			continue
 		}
+		out.Data = append(out.Data, MLXModel{ID: a.ID, Path: a.Path, Format: a.Format, Quantization: a.Quantization, Size: a.Size})
 	}
 	writeJSON(c.rc, http.StatusOK, out)
 }

@@ -166,7 +166,7 @@ type generation[T any] interface {
 // serveGeneration is the flow of the generating routes: get the model,
 // prepare the generation, run its sequences into the response.
 func serveGeneration[T any](s *Server, c *call, model string, stream bool, prepare func(Model) (generation[T], aggregator[T], error)) {
-	m, release, err := s.acquire(c, model)
+	m, id, release, err := s.acquire(c, model)
 	if err != nil {
 		writeError(c.rc, apiError(err))
 		return
@@ -178,7 +178,7 @@ func serveGeneration[T any](s *Server, c *call, model string, stream bool, prepa
 		return
 	}
 	c.rc.Response.Header.Set("X-Request-Id", g.requestID())
-	r := s.newRunner(c, m, model)
+	r := s.newRunner(c, m, id)
 	respond(s, c, stream, agg, release, func(ctx context.Context, out delivery[T]) error {
 		return runGeneration(ctx, r, g, out)
 	})

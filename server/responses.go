@@ -37,7 +37,7 @@ func (s *Server) handleCreateResponse(c *call) {
 		writeError(c.rc, apiError(err))
 		return
 	}
-	m, release, err := s.acquire(c, req.Model)
+	m, id, release, err := s.acquire(c, req.Model)
 	if err != nil {
 		writeError(c.rc, apiError(err))
 		return
@@ -57,7 +57,7 @@ func (s *Server) handleCreateResponse(c *call) {
 	}
 	b := newRespBuilder(p.initial(g), cr.Logprobs, maxCalls)
 	c.rc.Response.Header.Set("X-Request-Id", p.id)
-	run := &responseRun{plan: p, b: b, r: s.newRunner(c, m, req.Model), g: g}
+	run := &responseRun{plan: p, b: b, r: s.newRunner(c, m, id), g: g}
 	gen := func(ctx context.Context, _ delivery[openai.ChatCompletion]) error { return s.runResponse(ctx, run) }
 	if !req.Streamed {
 		respondJSON(s, c, aggregator[openai.ChatCompletion](b), release, gen)

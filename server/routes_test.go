@@ -54,8 +54,11 @@ func TestModels(t *testing.T) {
 	}
 	var list openai.ModelList
 	_, b, _ := ts.do(t, "GET", "/v1/models", "")
-	if err := json.Unmarshal(b, &list); err != nil || list.Object != "list" || len(list.Data) != 1 || list.Data[0].ID != "m" || list.Data[0].Object != "model" || list.Data[0].Created == 0 {
+	if err := json.Unmarshal(b, &list); err != nil || list.Object != "list" || len(list.Data) != 2 || list.Data[0].ID != "m" || list.Data[0].Object != "model" || list.Data[0].Created == 0 {
 		t.Fatalf("models %s (%v)", b, err)
+	}
+	if list.Data[1].ID != "org/cached-model" {
+		t.Errorf("a model of the cache is not listed: %s", b)
 	}
 	var mlx MLXModelList
 	_, b, _ = ts.do(t, "GET", "/mlx/models", "")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/server/constrain"
 	"github.com/mlxrun/mlx/store"
 	"github.com/mlxrun/mlx/store/conversations"
@@ -141,7 +142,9 @@ func New(l Loader, opt Options) *Server {
 	s.models = newManager(l, opt.MaxLoaded, opt.KeepAlive)
 	s.obs = newObserver(func() float64 { return float64(s.models.loaded()) })
 	s.models.onLoad = func(id string, d time.Duration, err error) {
-		s.obs.modelLoaded(id, d, err)
+		if !errors.Is(err, runtime.ErrModelNotFound) { // a name of nothing is no series
+			s.obs.modelLoaded(id, d, err)
+		}
 		if err != nil {
 			opt.Log.Error("model load failed", "model", id, "err", err)
 		} else {
