@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mlxrun/mlx/models/catalog"
 	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/runtime/kvcache"
 	"github.com/mlxrun/mlx/server"
@@ -27,6 +28,8 @@ func init() { register(newServeCmd) }
 // serveOptions are the flags of mlx serve.
 type serveOptions struct {
 	host, apiKey, kvType    string
+	modelsDir               string
+	allowPull, allowPaths   bool
 	pprof                   string
 	port                    int
 	cors, allowedHosts      []string
@@ -49,9 +52,11 @@ func newServeCmd() *cobra.Command {
 		Short:             "Serve an OpenAI-compatible API on this machine",
 		Long: `serve answers the OpenAI API (chat completions, completions, responses,
 conversations, models) and /health, /metrics and /mlx/models on loopback. The models named load at
-start and stay loaded; any other model loads when a request names it (a
-local path or a Hugging Face reference, pulled if needed) and unloads after
---keep-alive of idleness. Responses and conversations are kept in memory,
+start and stay loaded (hub references are pulled if needed). A request may
+also name a model of the Hugging Face cache (org/name, org/name:QUANT, an
+alias or an id of GET /v1/models) or a file of --models-dir; it loads then
+and unloads after --keep-alive of idleness. --allow-pull lets requests pull
+models, --allow-paths name any local path; any other name is a 404. Responses and conversations are kept in memory,
 within the --responses-store-* and --conversation-store-* bounds.
 
 Requests are served --parallel at a time, batched into shared forward
@@ -79,6 +84,9 @@ mlx stop use.`,
 	f := cmd.Flags()
 	f.StringVar(&o.host, "host", "127.0.0.1", "address to listen on (env MLX_HOST); loopback by default")
 	f.IntVar(&o.port, "port", 8080, "port to listen on (env MLX_PORT)")
+	f.StringVar(&o.modelsDir, "models-dir", "", "a folder whose .gguf files and model folders requests may name")
+	f.BoolVar(&o.allowPull, "allow-pull", false, "let a request name a hub model that is not in the cache (it is pulled)")
+	f.BoolVar(&o.allowPaths, "allow-paths", false, "let a request name any local model file or folder by its path")
 	f.StringVar(&o.apiKey, "api-key", "", "require 'Authorization: Bearer KEY' (env MLX_API_KEY)")
 	f.StringSliceVar(&o.cors, "cors-origin", nil, "origins allowed to call from a browser ('*' for all)")
 	f.StringSliceVar(&o.allowedHosts, "allowed-hosts", nil, "Host names answered besides localhost and the --host address ('*' for any)")
@@ -179,15 +187,17 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	stderr := cmd.ErrOrStderr()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	startPprof(o.pprof, log)
-	loader := &serveLoader{opt: runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv, Spec: specOptions(cmd)}}
-	if err := o.batch.apply(&loader.opt); err != nil {
+	ropt := runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv, Spec: specOptions(cmd)}
+	if err := o.batch.apply(&ropt); err != nil {
 		return err
 	}
-	if hc, err := newHubClient(io.Discard, true); err == nil {
-		loader.hub = hc
-	} else {
-		log.Warn("hub unavailable: only local model paths load", "err", err)
+	hc, err := newHubClient(io.Discard, true)
+	if err != nil {
+		hc = nil
+		log.Warn("hub unavailable: only local model files load", "err", err)
 	}
+	loader := newServeLoader(ropt, hc, catalog.Options{Named: models, ModelsDir: o.modelsDir,
+		AllowPaths: o.allowPaths, AllowPull: o.allowPull})
 	srv := server.New(loader, server.Options{APIKey: o.apiKey, AllowedHosts: o.hostList(), CORSOrigins: o.cors, MaxConns: o.maxConns, MaxBody: o.maxBody,
 		SSEKeepAlive: o.sseKeepAlive, MaxLoaded: o.maxLoaded, KeepAlive: o.keepAlive,
 		Fingerprint: "fp_mlx_" + build.Version, Log: log, ResponseStore: &respStore, ConversationStore: &convStore})

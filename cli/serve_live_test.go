@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mlxrun/mlx/models/catalog"
 	"github.com/mlxrun/mlx/models/fixture"
 	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/server"
@@ -30,7 +31,7 @@ func startLive(t *testing.T, opt runtime.Options) *liveServer {
 	path := fixture.Path(t, "gguf", "llama-tiny-Q8_0.gguf")
 	opt.Threads = max(opt.Threads, 2)
 	opt.Ctx = max(opt.Ctx, 256)
-	srv := server.New(&serveLoader{opt: opt}, server.Options{SSEKeepAlive: 20 * time.Millisecond})
+	srv := server.New(newServeLoader(opt, nil, catalog.Options{Named: []string{path}}), server.Options{SSEKeepAlive: 20 * time.Millisecond})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -10,72 +10,12 @@ import (
 
 	"github.com/mlxrun/mlx/models/chat"
 	"github.com/mlxrun/mlx/models/config"
-	"github.com/mlxrun/mlx/models/hub"
 	"github.com/mlxrun/mlx/models/tokenizer"
 	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/runtime/sample"
 	"github.com/mlxrun/mlx/server"
 	"github.com/mlxrun/mlx/server/toolparse"
 )
-
-// serveLoader loads the models of mlx serve: a local path as it is, any
-// other reference through the hub cache (pulling what is missing).
-type serveLoader struct {
-	opt runtime.Options
-	hub *hub.Client // nil: local paths only
-}
-
-// Load implements server.Loader.
-func (l *serveLoader) Load(ctx context.Context, ref string) (server.Model, error) {
-	path := ref
-	if _, err := os.Stat(ref); err != nil {
-		if l.hub == nil {
-			return nil, fmt.Errorf("%w: %s is not a local file or folder", runtime.ErrModelNotFound, ref)
-		}
-		if path, err = l.hub.Resolve(ctx, ref); err != nil {
-			if missingModel(err) {
-				return nil, fmt.Errorf("%w: %w", runtime.ErrModelNotFound, hubHint(err))
-			}
-			return nil, hubHint(err)
-		}
-	}
-	e, err := runtime.Load(ctx, path, l.opt)
-	if err != nil {
-		return nil, err
-	}
-	m, err := newEngineModel(e, path)
-	if err != nil {
-		e.Close()
-		return nil, err
-	}
-	return m, nil
-}
-
-// missingModel reports hub errors that mean "no such model" to a client.
-func missingModel(err error) bool {
-	for _, target := range []error{hub.ErrNotFound, hub.ErrBadRef, hub.ErrNotCached, hub.ErrNoQuant, hub.ErrAmbiguous, hub.ErrNoWeights, hub.ErrUnauthorized} {
-		if errors.Is(err, target) {
-			return true
-		}
-	}
-	return false
-}
-
-// Available implements server.Lister with the models of the hub cache.
-func (l *serveLoader) Available() []server.Available {
-	if l.hub == nil {
-		return nil
-	}
-	models, err := l.hub.Cache().List()
-	if err != nil {
-		return nil
-	}
-	out := make([]server.Available, 0, len(models))
-	for _, m := range models {
-		out = append(out, server.Available{ID: m.Name, Format: m.Format, Quantization: m.Quant, Size: m.Size, Path: m.Path})
-	}
-	return out
-}
 
 // engineModel adapts a runtime.Engine to server.Model.
 type engineModel struct {

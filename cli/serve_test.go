@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mlxrun/mlx/models/catalog"
 	"github.com/mlxrun/mlx/models/config"
 	"github.com/mlxrun/mlx/models/fixture"
 	"github.com/mlxrun/mlx/runtime"
@@ -130,7 +131,7 @@ func TestGenerationDefaults(t *testing.T) {
 // the chat template, tokens and prompt log-probabilities.
 func TestEngineModel(t *testing.T) {
 	dir := fixture.Path(t, "models", "qwen3-tiny")
-	l := &serveLoader{opt: runtime.Options{Ctx: 256, Threads: 1}}
+	l := newServeLoader(runtime.Options{Ctx: 256, Threads: 1}, nil, catalog.Options{Named: []string{dir}})
 	sm, err := l.Load(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
