@@ -8,8 +8,8 @@
 // FMA, F16C) and arm64 (NEON, SDOT when present) the hot loops have assembly
 // versions, chosen at start-up from golang.org/x/sys/cpu: the F32/F16/BF16
 // dots, Axpy and AxpyF16, the F16 conversions, Q8_0 activation
-// quantization, the integer dots of every GGUF format (MXFP4 on amd64
-// only), and the 4-bit MLX group sums. The 32-element formats (and, on amd64, Q4_K and Q6_K) take four
+// quantization, the integer dots of every GGUF format, and the 4-bit MLX
+// group sums. The 32-element formats (and, on amd64, Q4_K and Q6_K) take four
 // activation rows per weight block, which is what a prefill needs. The build
 // tag noasm, or SetReference(true), forces the reference code everywhere;
 // Implementation names the kernels in use.

@@ -51,6 +51,12 @@ func qdotQ5_KNEON(w, x *byte, nb int) float32
 func qdotQ6_KNEON(w, x *byte, nb int) float32
 
 //go:noescape
+func qdotMXFP4SDOT(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
+func qdotMXFP4NEON(w, x *byte, nb, xstride, nrows int, out *float32)
+
+//go:noescape
 func quantQ8_0NEON(dst *byte, src *float32, nb int)
 
 //go:noescape
@@ -71,6 +77,7 @@ func initQuantNEON(k *impls) {
 		k.qdot[Q4_K] = qdot1(qdotQ4_KSDOT, q4K)
 		k.qdot[Q5_K] = qdot1(qdotQ5_KSDOT, q5K)
 		k.qdot[Q6_K] = qdot1(qdotQ6_KSDOT, q6K)
+		k.qdot[MXFP4] = qdot4(qdotMXFP4SDOT, mxfp4, q8_0)
 		return
 	}
 	k.qdot[Q8_0] = qdot4(qdotQ8_0NEON, q8_0, q8_0)
@@ -81,4 +88,5 @@ func initQuantNEON(k *impls) {
 	k.qdot[Q4_K] = qdot1(qdotQ4_KNEON, q4K)
 	k.qdot[Q5_K] = qdot1(qdotQ5_KNEON, q5K)
 	k.qdot[Q6_K] = qdot1(qdotQ6_KNEON, q6K)
+	k.qdot[MXFP4] = qdot4(qdotMXFP4NEON, mxfp4, q8_0)
 }

@@ -2,7 +2,7 @@
 // once with SDOT (ARMv8.2 dot product) and once with a plain NEON fallback
 // (SMULL + SADALP). Before each inclusion the includer defines:
 //   Q8_0NAME, Q4_0NAME, Q4_1NAME, Q5_0NAME, Q5_1NAME, Q4_KNAME, Q5_KNAME,
-//   Q6_KNAME  the TEXT symbols
+//   Q6_KNAME, MXFP4NAME  the TEXT symbols
 //   DOT2(ACC)  ACC.4s = int32 dot of V0·V2 + V1·V3 (16 signed bytes each)
 //   DOTA, DOTB V6 = V2·V16 + V3·V17, V7 = V4·V18 + V5·V19
 //   DOTP       V8 = V6·V16, V9 = V7·V17
@@ -123,6 +123,50 @@ q4done:
 	EPILOGUE4(q4ret)
 
 q4ret:
+	RET
+
+// MXFP4: the nibbles index the doubled E2M1 values (mxfp4lut, in V29)
+// with TBL; the scale is the E8M0 byte made into the float 2^(e-128): the
+// exponent field e-1, or the subnormal bits (e+1)<<21 for e = 0 and 1.
+TEXT MXFP4NAME(SB), NOSPLIT, $0-48
+	PROLOGUE4
+	MOVD $mxfp4lut<>(SB), R7
+	VLD1 (R7), [V29.B16]
+	VMOVI $15, V28.B16
+	CBZ R2, mxdone
+
+mxloop:
+	MOVBU (R0), R6
+	CMP $2, R6
+	BLO mxsmall
+	SUB $1, R6
+	LSL $23, R6
+	B mxscaled
+
+mxsmall:
+	ADD $1, R6
+	LSL $21, R6
+
+mxscaled:
+	FMOVS R6, F20
+	ADD $1, R0, R7
+	VLD1 (R7), [V5.B16]
+	VAND V28.B16, V5.B16, V0.B16
+	VUSHR $4, V5.B16, V1.B16
+	VTBL V0.B16, [V29.B16], V0.B16
+	VTBL V1.B16, [V29.B16], V1.B16
+	ROWS4(mxnext)
+
+mxnext:
+	ADD $17, R0
+	ADD $34, R1
+	SUBS $1, R2
+	BNE mxloop
+
+mxdone:
+	EPILOGUE4(mxret)
+
+mxret:
 	RET
 
 // ROW81 accumulates into ACC one Q8_1 activation block at P times the

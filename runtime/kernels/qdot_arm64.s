@@ -15,6 +15,11 @@ DATA q5consts<>+32(SB)/8, $0x0202020202020202
 DATA q5consts<>+40(SB)/8, $0x0303030303030303
 GLOBL q5consts<>(SB), RODATA|NOPTR, $48
 
+// The E2M1 values doubled, as int8 (mxfp4Values).
+DATA mxfp4lut<>+0(SB)/8, $0x0c08060403020100
+DATA mxfp4lut<>+8(SB)/8, $0xf4f8fafcfdfeff00
+GLOBL mxfp4lut<>(SB), RODATA|NOPTR, $16
+
 #define Q8_0NAME ·qdotQ8_0SDOT
 #define Q4_0NAME ·qdotQ4_0SDOT
 #define Q4_KNAME ·qdotQ4_KSDOT
@@ -23,6 +28,7 @@ GLOBL q5consts<>(SB), RODATA|NOPTR, $48
 #define Q4_1NAME ·qdotQ4_1SDOT
 #define Q5_0NAME ·qdotQ5_0SDOT
 #define Q5_1NAME ·qdotQ5_1SDOT
+#define MXFP4NAME ·qdotMXFP4SDOT
 
 #define DOT2 \
 	VEOR V4.B16, V4.B16, V4.B16 \
@@ -55,6 +61,7 @@ GLOBL q5consts<>(SB), RODATA|NOPTR, $48
 #undef Q4_1NAME
 #undef Q5_0NAME
 #undef Q5_1NAME
+#undef MXFP4NAME
 #undef DOT2
 #undef DOTA
 #undef DOTB
@@ -68,6 +75,7 @@ GLOBL q5consts<>(SB), RODATA|NOPTR, $48
 #define Q4_1NAME ·qdotQ4_1NEON
 #define Q5_0NAME ·qdotQ5_0NEON
 #define Q5_1NAME ·qdotQ5_1NEON
+#define MXFP4NAME ·qdotMXFP4NEON
 
 #define DOT2 \
 	WORD $0x0e22c004 /* smull v4.8h, v0.8b, v2.8b */ \
