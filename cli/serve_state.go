@@ -107,7 +107,8 @@ func readRecord(path string) (serverRecord, error) {
 }
 
 // runningServers returns the records of the servers still running, sorted
-// by port, and removes the records of those that are gone.
+// by port, and removes the stale ones: of a process that is gone or is not
+// the mlx server of its port (see checkRecord).
 func runningServers() ([]serverRecord, error) {
 	dir, err := serveDir()
 	if err != nil {
@@ -127,7 +128,7 @@ func runningServers() ([]serverRecord, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		if err != nil || !processAlive(r.PID) {
+		if err != nil || checkRecord(r) == stateStale {
 			os.Remove(p)
 			continue
 		}

@@ -2,11 +2,17 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	goruntime "runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mlxrun/mlx/models/catalog"
 	"github.com/mlxrun/mlx/models/config"
@@ -82,9 +88,13 @@ func testRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	alive := serverRecord{PID: os.Getpid(), Host: "127.0.0.1", Port: 8080, URL: "http://127.0.0.1:8080"}
+	health := fakeHealth(t, os.Getpid())
+	sleeper, sleeperExited := startSleeper(t)
+	alive := serverRecord{PID: os.Getpid(), Host: "127.0.0.1", Port: 8080, URL: health}
 	gone := serverRecord{PID: 1 << 30, Host: "127.0.0.1", Port: 8081, URL: "http://127.0.0.1:8081"}
-	for _, r := range []serverRecord{alive, gone} {
+	reused := serverRecord{PID: sleeper, Host: "127.0.0.1", Port: 8083, URL: closedURL(t)}
+	taken := serverRecord{PID: sleeper, Host: "127.0.0.1", Port: 8084, URL: health}
+	for _, r := range []serverRecord{alive, gone, reused, taken} {
 		if err := writeRecord(dir, r); err != nil {
 			t.Fatal(err)
 		}
@@ -94,16 +104,77 @@ func testRecords(t *testing.T) {
 	if err != nil || len(recs) != 1 || recs[0].Port != 8080 {
 		t.Fatalf("running %v, %v: want only the live one", recs, err)
 	}
-	for _, port := range []int{8081, 8082} {
+	for _, port := range []int{8081, 8082, 8083, 8084} {
 		if _, err := os.Stat(recordPath(dir, port)); err == nil {
 			t.Errorf("stale record of port %d kept", port)
 		}
+	}
+	select {
+	case <-sleeperExited:
+		t.Error("checking the records stopped an unrelated process")
+	case <-time.After(100 * time.Millisecond):
 	}
 	removeRecord(dir, 8080, 12345) // not its pid: kept
 	removeRecord(dir, 8080, os.Getpid())
 	if _, err := os.Stat(recordPath(dir, 8080)); err == nil {
 		t.Error("record not removed")
 	}
+}
+
+// mlx stop with a record whose PID is now an unrelated process leaves that
+// process alone and removes the record.
+func TestStopSparesUnrelatedProcess(t *testing.T) {
+	t.Setenv("MLX_HOME", t.TempDir())
+	dir, err := serveDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sleeper, exited := startSleeper(t)
+	r := serverRecord{PID: sleeper, Host: "127.0.0.1", Port: 8090, URL: closedURL(t)}
+	if err := writeRecord(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(t, "stop", "8090"); err == nil {
+		t.Error("stop succeeded")
+	}
+	if err := stopServer(r, time.Second); err == nil || !strings.Contains(err.Error(), "removed its record") {
+		t.Errorf("stopServer: %v", err)
+	}
+	select {
+	case <-exited:
+		t.Fatal("mlx stop killed an unrelated process")
+	case <-time.After(100 * time.Millisecond):
+	}
+	if _, err := os.Stat(recordPath(dir, 8090)); err == nil {
+		t.Error("stale record kept")
+	}
+}
+
+// fakeHealth serves a /health that reports pid, and returns its address.
+func fakeHealth(t *testing.T, pid int) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `{"status":"ok","pid":%d}`, pid)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// startSleeper starts a process that is no mlx server, stopped with the
+// test, and returns its pid and a channel closed when it exits.
+func startSleeper(t *testing.T) (int, <-chan struct{}) {
+	t.Helper()
+	if goruntime.GOOS == "windows" {
+		t.Skip("needs sleep")
+	}
+	cmd := exec.Command("sleep", "1000")
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sleep command:", err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+	return cmd.Process.Pid, exited
 }
 
 func TestGenerationDefaults(t *testing.T) {

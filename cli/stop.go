@@ -87,8 +87,18 @@ func portOf(s string) (int, error) {
 	return port, nil
 }
 
-// stopServer sends SIGTERM and waits for the process to exit.
+// stopServer sends SIGTERM, once checkRecord confirms that the process is
+// the mlx server of the record, and waits for it to exit.
 func stopServer(r serverRecord, timeout time.Duration) error {
+	switch checkRecord(r) {
+	case stateStale:
+		if dir, err := serveDir(); err == nil {
+			removeRecord(dir, r.Port, r.PID)
+		}
+		return fmt.Errorf("no mlx server runs on port %d any more (pid %d is gone or another program); removed its record", r.Port, r.PID)
+	case stateUnknown:
+		return fmt.Errorf("pid %d does not answer on %s and cannot be confirmed to be its mlx server: not stopping it", r.PID, r.URL)
+	}
 	if err := terminate(r.PID); err != nil {
 		return fmt.Errorf("stopping pid %d: %w", r.PID, err)
 	}

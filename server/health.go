@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"net/http"
+	"os"
 
 	"github.com/mlxrun/mlx/server/metrics"
 )
@@ -12,12 +13,13 @@ type health struct {
 	Status  string `json:"status"` // "ok" or "loading"
 	Loaded  int    `json:"models_loaded"`
 	Loading int    `json:"models_loading"`
+	PID     int    `json:"pid"` // of the server process, so that mlx stop signals the right one
 }
 
 // handleHealth answers 200 when the models named at start are loaded,
 // 503 while they load.
 func (s *Server) handleHealth(c *call) {
-	h := health{Status: "ok", Loaded: s.models.loaded(), Loading: s.models.loading()}
+	h := health{Status: "ok", Loaded: s.models.loaded(), Loading: s.models.loading(), PID: os.Getpid()}
 	status := http.StatusOK
 	if s.starting.Load() > 0 {
 		h.Status, status = "loading", http.StatusServiceUnavailable

@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -158,8 +160,8 @@ func TestHealthWhileLoading(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if status, b, _ := ts.do(t, "GET", "/health", ""); status != 200 {
-		t.Errorf("after loading: %d %s", status, b)
+	if status, b, _ := ts.do(t, "GET", "/health", ""); status != 200 || !strings.Contains(string(b), fmt.Sprintf(`"pid":%d`, os.Getpid())) {
+		t.Errorf("after loading: %d %s, want 200 with the pid", status, b)
 	}
 }
 
