@@ -67,9 +67,9 @@ func loadDrafter(ctx context.Context, e *Engine, path string) (d *drafter, err e
 	d = &drafter{path: path, m: m, close: o.close, vocab: min(o.cfg.VocabSize, e.cfg.VocabSize, tok.VocabSize()),
 		ctx: min(opt.Ctx+MaxSpecTokens, o.cfg.ContextLength)}
 	per := (d.ctx + BlockSize - 1) / BlockSize
-	blockBytes := kvcache.BlockBytes(opt.KVType, o.cfg.Layers, o.cfg.KVHeads, o.cfg.HeadDim, BlockSize)
+	blockBytes := kvcache.BlockBytesShapes(opt.KVType, m.KVShapes(), BlockSize)
 	blocks := int(min(int64(per*opt.Parallel), kvcache.MaxBytes/blockBytes))
-	arena, err := kvcache.NewArena(opt.KVType, o.cfg.Layers, o.cfg.KVHeads, o.cfg.HeadDim, BlockSize, blocks)
+	arena, err := kvcache.NewArenaShapes(opt.KVType, m.KVShapes(), BlockSize, blocks)
 	if err != nil {
 		return nil, fmt.Errorf("draft model %s: %w", path, err)
 	}

@@ -119,11 +119,11 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 		admission: make(chan struct{}, slots), queue: make(chan *job, slots),
 		quit: make(chan struct{}), done: make(chan struct{}), closeFile: o.close}
 	e.eos = eosSet(cfg, o.gen)
-	blocks, err := opt.kvBlocks(kvcache.BlockBytes(opt.KVType, cfg.Layers, cfg.KVHeads, cfg.HeadDim, BlockSize))
+	blocks, err := opt.kvBlocks(kvcache.BlockBytesShapes(opt.KVType, m.KVShapes(), BlockSize))
 	if err != nil {
 		return nil, err
 	}
-	arena, err := kvcache.NewArena(opt.KVType, cfg.Layers, cfg.KVHeads, cfg.HeadDim, BlockSize, blocks)
+	arena, err := kvcache.NewArenaShapes(opt.KVType, m.KVShapes(), BlockSize, blocks)
 	if err != nil {
 		return nil, err
 	}

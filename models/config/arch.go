@@ -43,6 +43,10 @@ type Family struct {
 	AttnCap      float64
 	FinalCap     float64
 	QueryPreAttn float64
+	// GlobalHeadDim, PerLayerInput and PerLayerVocab are the defaults of
+	// global_head_dim, hidden_size_per_layer_input and
+	// vocab_size_per_layer_input (Gemma 4); 0 for families without them.
+	GlobalHeadDim, PerLayerInput, PerLayerVocab int
 	// WideQueryLayers is the layer count of the family's GGUF files whose
 	// queries llama.cpp scales by 1/√(hidden/heads) instead of 1/√head_dim
 	// when the file says nothing (the Gemma 27B models); 0 = none.

@@ -76,6 +76,17 @@ type Model struct {
 	FinalSoftcap       float32 // gemma2: tanh cap on output logits; 0 = none
 	QueryPreAttnScalar float32 // gemma: scores are scaled by 1/sqrt(this); 0 = 1/sqrt(HeadDim)
 
+	// Gemma 4: the full-attention layers' heads, the layers that reuse
+	// another layer's keys and values, and the per-layer inputs.
+	GlobalHeadDim    int  // head size of full-attention layers; 0 = HeadDim
+	GlobalKVHeads    int  // KV heads of full-attention layers; 0 = KVHeads
+	GlobalRopeDim    int  // rotated dimensions of full-attention layers; 0 = RopeDim
+	RopeProportional bool // full-attention RoPE frequencies span the whole head, pairing i with i+head/2
+	KEqV             bool // full-attention layers use their keys as values (attention_k_eq_v)
+	KVSharedLayers   int  // the last KVSharedLayers layers reuse the cache of an earlier layer of their type
+	PerLayerInput    int  // hidden_size_per_layer_input; 0 = none
+	PerLayerVocab    int  // vocab_size_per_layer_input
+
 	BOS int   // beginning-of-sequence token id, -1 if none
 	EOS []int // end-of-sequence token ids
 
@@ -111,6 +122,25 @@ type Quantization struct {
 	GroupSize int
 	Bits      int
 	Mode      string // "affine" unless the config says otherwise
+}
+
+// LayerShape returns the head size, KV heads and rotated dimensions of
+// layer i: the full-attention layers' own when the config gives them.
+func (m *Model) LayerShape(i int) (headDim, kvHeads, ropeDim int) {
+	headDim, kvHeads, ropeDim = m.HeadDim, m.KVHeads, m.RopeDim
+	if m.LayerSliding(i) {
+		return headDim, kvHeads, ropeDim
+	}
+	if m.GlobalHeadDim > 0 {
+		headDim = m.GlobalHeadDim
+	}
+	if m.GlobalKVHeads > 0 {
+		kvHeads = m.GlobalKVHeads
+	}
+	if m.GlobalRopeDim > 0 {
+		ropeDim = m.GlobalRopeDim
+	}
+	return headDim, kvHeads, ropeDim
 }
 
 // LayerSliding reports whether layer i (from 0) uses sliding-window attention.

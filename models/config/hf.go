@@ -139,14 +139,22 @@ func hfModel(r *reader, fam *Family, name string) *Model {
 	if fam.LocalTheta != 0 {
 		m.RopeLocalTheta = float32(local.float("rope_theta", r.float("rope_local_base_freq", fam.LocalTheta)))
 	}
+	m.TieEmbeddings = r.bool("tie_word_embeddings", fam.Tie)
+	m.AttentionBias = fam.Bias || r.bool("attention_bias", false)
+	m.SlidingWindow, m.SlidingPattern = hfSliding(r, fam, m.Layers)
+	hfGlobal(r, fam, m)
 	partial := rp.float("partial_rotary_factor", r.float("partial_rotary_factor", 1))
 	if !finiteIn(partial, 0, 1) {
 		r.fail("partial_rotary_factor", "%v is not in [0, 1]", partial)
 	}
 	m.RopeDim = int(math.Round(float64(m.HeadDim) * partial))
-	m.TieEmbeddings = r.bool("tie_word_embeddings", fam.Tie)
-	m.AttentionBias = fam.Bias || r.bool("attention_bias", false)
-	m.SlidingWindow, m.SlidingPattern = hfSliding(r, fam, m.Layers)
+	if m.GlobalHeadDim > 0 {
+		// The partial factor is the full-attention layers'; the sliding
+		// ones rotate their whole heads unless their entry says otherwise.
+		m.RopeDim = int(math.Round(float64(m.HeadDim) * local.float("partial_rotary_factor", 1)))
+		m.GlobalRopeDim = 2 * int(partial*float64(m.GlobalHeadDim)/2)
+		m.RopeProportional = rp.str("rope_type", "") == "proportional"
+	}
 	m.AttnSoftcap = float32(r.float("attn_logit_softcapping", fam.AttnCap))
 	m.FinalSoftcap = float32(r.float("final_logit_softcapping", fam.FinalCap))
 	m.QueryPreAttnScalar = float32(r.float("query_pre_attn_scalar", fam.QueryPreAttn))
@@ -155,6 +163,50 @@ func hfModel(r *reader, fam *Family, name string) *Model {
 	m.Quantization = hfQuantization(r)
 	m.RopeScaling = hfRope(r, rp, m)
 	return m
+}
+
+// hfGlobal reads Gemma 4's keys: the full-attention layers' heads (from
+// global_head_dim and num_global_key_value_heads, or per_layer_config),
+// keys used as values, KV sharing and per-layer inputs. Families without
+// them leave them zero.
+func hfGlobal(r *reader, fam *Family, m *Model) {
+	if fam.GlobalHeadDim == 0 && !r.has("global_head_dim") {
+		return
+	}
+	m.GlobalHeadDim = r.int("global_head_dim", fam.GlobalHeadDim)
+	m.GlobalKVHeads = r.int("num_global_key_value_heads", 0)
+	if per := r.sub("per_layer_config"); per != nil {
+		for i := range m.Layers {
+			l := per.sub(fmt.Sprint(i))
+			if l == nil {
+				continue
+			}
+			hd, kv := l.int("head_dim", 0), l.int("num_key_value_heads", 0)
+			switch {
+			case m.LayerSliding(i) && (hd != 0 && hd != m.HeadDim || kv != 0 && kv != m.KVHeads):
+				l.fail("head_dim", "a sliding-window layer's own head size or KV heads are not supported")
+			case !m.LayerSliding(i) && hd != 0:
+				m.GlobalHeadDim = hd
+			}
+			if !m.LayerSliding(i) && kv != 0 {
+				m.GlobalKVHeads = kv
+			}
+		}
+	}
+	m.KEqV = r.bool("attention_k_eq_v", false)
+	m.KVSharedLayers = r.int("num_kv_shared_layers", 0)
+	switch {
+	case r.bool("enable_moe_block", false):
+		r.setErr(fmt.Errorf("%w: enable_moe_block (Gemma 4's mixture of experts)", ErrUnsupported))
+	case r.bool("use_double_wide_mlp", false) && m.KVSharedLayers > 0:
+		r.setErr(fmt.Errorf("%w: use_double_wide_mlp", ErrUnsupported))
+	case r.str("use_bidirectional_attention", "") == "all":
+		r.setErr(fmt.Errorf("%w: use_bidirectional_attention \"all\"", ErrUnsupported))
+	}
+	if !r.null("hidden_size_per_layer_input") {
+		m.PerLayerInput = r.int("hidden_size_per_layer_input", fam.PerLayerInput)
+		m.PerLayerVocab = r.int("vocab_size_per_layer_input", orDefault(fam.PerLayerVocab, m.VocabSize))
+	}
 }
 
 // orDefault returns a unless it is zero, else b.

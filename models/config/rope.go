@@ -43,6 +43,13 @@ func hfRope(r, rp *reader, m *Model) RopeScaling {
 	switch typ {
 	case "", "default":
 		return RopeScaling{}
+	case "proportional":
+		// Gemma 4's full-attention RoPE (Model.RopeProportional), with
+		// frequencies divided by factor as linear scaling does.
+		if f := s.float("factor", 1); f != 1 {
+			return RopeScaling{Type: RopeLinear, Factor: float32(f)}
+		}
+		return RopeScaling{}
 	case RopeLinear:
 		out = RopeScaling{Type: typ, Factor: need(s, "factor")}
 	case RopeLlama3:

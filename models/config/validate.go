@@ -38,11 +38,20 @@ func (m *Model) Validate() error {
 		{"context length", m.ContextLength, 1, maxContext},
 		{"sliding window", m.SlidingWindow, 0, maxContext},
 		{"sliding window pattern", m.SlidingPattern, 0, maxLayers},
+		{"global head dimension", m.GlobalHeadDim, 0, maxRopeDim},
+		{"global KV heads", m.GlobalKVHeads, 0, m.Heads},
+		{"global rotary dimensions", m.GlobalRopeDim, 0, max(m.GlobalHeadDim, m.HeadDim)},
+		{"KV-shared layers", m.KVSharedLayers, 0, m.Layers - 1},
+		{"per-layer input size", m.PerLayerInput, 0, maxHidden},
+		{"per-layer input vocabulary", m.PerLayerVocab, 0, maxVocab},
 	}
 	for _, c := range ints {
 		if c.v < c.lo || c.v > c.h {
 			return fmt.Errorf("%w: %s %d out of range [%d, %d]", ErrInvalid, c.name, c.v, c.lo, c.h)
 		}
+	}
+	if m.GlobalKVHeads > 0 && m.Heads%m.GlobalKVHeads != 0 {
+		return fmt.Errorf("%w: %d attention heads are not a multiple of %d global KV heads", ErrInvalid, m.Heads, m.GlobalKVHeads)
 	}
 	if m.Heads%m.KVHeads != 0 {
 		return fmt.Errorf("%w: %d attention heads are not a multiple of %d KV heads", ErrInvalid, m.Heads, m.KVHeads)
@@ -50,7 +59,7 @@ func (m *Model) Validate() error {
 	if m.RopeDim%2 != 0 {
 		return fmt.Errorf("%w: rotary dimensions %d must be even", ErrInvalid, m.RopeDim)
 	}
-	if kv := 2 * m.Layers * m.KVHeads * m.HeadDim; kv > maxKVPerToken {
+	if kv := 2 * m.Layers * max(m.KVHeads, m.GlobalKVHeads) * max(m.HeadDim, m.GlobalHeadDim); kv > maxKVPerToken {
 		return fmt.Errorf("%w: %d KV cache elements per token exceed %d", ErrInvalid, kv, maxKVPerToken)
 	}
 	floats := []struct {

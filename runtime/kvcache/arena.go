@@ -5,19 +5,19 @@ import "fmt"
 // Arena is the memory of a KV cache: Blocks() blocks of BlockSize()
 // positions, each holding the keys and values of every layer for its
 // positions. Sequences own blocks through a Cache, which lists them in
-// position order; a Pool hands them out.
+// position order; a Pool hands them out. Layers may differ in shape (KV
+// heads and head size), as the full-attention layers of Gemma 4 do.
 //
 // Within a block, keys are stored transposed per layer and KV head:
 // HeadDim rows of BlockSize values, row d holding dimension d of every
 // position, so the scores of a query are HeadDim multiply-adds over the
 // positions of the block. Values are stored by position: BlockSize rows of
-// Dim values per layer, KV head h at [h*HeadDim, (h+1)*HeadDim).
+// the layer's Dim values, KV head h at [h*HeadDim, (h+1)*HeadDim).
 type Arena struct {
 	typ    Type
-	layers int
-	heads  int
-	hd     int
-	bs     int // positions per block
+	shapes []Shape
+	off    []int // offset of each layer's keys (and values) in a block
+	bs     int   // positions per block
 	blocks int
 	elems  int // keys (or values) per block
 
@@ -25,26 +25,54 @@ type Arena struct {
 	k32, v32 []float32
 }
 
+// Shape is what one layer caches per position: Heads KV heads of HeadDim
+// keys, and as many values.
+type Shape struct{ Heads, HeadDim int }
+
+// Dim returns the keys (or values) of one position: Heads × HeadDim.
+func (s Shape) Dim() int { return s.Heads * s.HeadDim }
+
+// Uniform returns the shapes of layers layers of heads × headDim.
+func Uniform(layers, heads, headDim int) []Shape {
+	out := make([]Shape, max(layers, 0))
+	for i := range out {
+		out[i] = Shape{heads, headDim}
+	}
+	return out
+}
+
 // NewArena allocates blocks blocks of blockSize positions, for layers ×
 // heads × headDim keys and as many values per position.
 func NewArena(t Type, layers, heads, headDim, blockSize, blocks int) (*Arena, error) {
+	return NewArenaShapes(t, Uniform(layers, heads, headDim), blockSize, blocks)
+}
+
+// NewArenaShapes allocates blocks blocks of blockSize positions, for the
+// keys and values of layers of the given shapes.
+func NewArenaShapes(t Type, shapes []Shape, blockSize, blocks int) (*Arena, error) {
 	if t != F16 && t != F32 {
 		return nil, fmt.Errorf("%w: unknown type %v", ErrInvalid, t)
 	}
-	n := int64(2 * t.size())
-	for _, d := range []int{layers, heads, headDim, blockSize, blocks} {
+	per, err := positionElems(shapes)
+	if err != nil {
+		return nil, err
+	}
+	n := int64(2*t.size()) * per
+	for _, d := range []int{blockSize, blocks} {
 		if d <= 0 {
-			return nil, fmt.Errorf("%w: %d layers × %d heads × %d values, %d blocks of %d positions must all be positive",
-				ErrInvalid, layers, heads, headDim, blocks, blockSize)
+			return nil, fmt.Errorf("%w: %d blocks of %d positions must be positive", ErrInvalid, blocks, blockSize)
 		}
 		if n > MaxBytes/int64(d) {
-			return nil, fmt.Errorf("%w: %d blocks of %d positions × %d layers × %d heads × %d values of %v exceed %d bytes",
-				ErrInvalid, blocks, blockSize, layers, heads, headDim, t, int64(MaxBytes))
+			return nil, fmt.Errorf("%w: %d blocks of %d positions × %d layers × %d values of %v exceed %d bytes",
+				ErrInvalid, blocks, blockSize, len(shapes), per, t, int64(MaxBytes))
 		}
 		n *= int64(d)
 	}
-	a := &Arena{typ: t, layers: layers, heads: heads, hd: headDim, bs: blockSize, blocks: blocks,
-		elems: layers * blockSize * heads * headDim}
+	a := &Arena{typ: t, shapes: shapes, off: make([]int, len(shapes)), bs: blockSize, blocks: blocks}
+	for i, sh := range shapes {
+		a.off[i] = a.elems
+		a.elems += blockSize * sh.Dim()
+	}
 	total := a.elems * blocks
 	if t == F16 {
 		a.k16, a.v16 = make([]uint16, total), make([]uint16, total)
@@ -54,10 +82,38 @@ func NewArena(t Type, layers, heads, headDim, blockSize, blocks int) (*Arena, er
 	return a, nil
 }
 
+// positionElems returns the keys (or values) of one position over all
+// layers, checking every shape.
+func positionElems(shapes []Shape) (int64, error) {
+	if len(shapes) == 0 {
+		return 0, fmt.Errorf("%w: no layers", ErrInvalid)
+	}
+	var n int64
+	for _, sh := range shapes {
+		if sh.Heads <= 0 || sh.HeadDim <= 0 || sh.Heads > 1<<16 || sh.HeadDim > 1<<16 {
+			return 0, fmt.Errorf("%w: layer of %d heads × %d values", ErrInvalid, sh.Heads, sh.HeadDim)
+		}
+		if n += int64(sh.Dim()); n > MaxBytes {
+			return 0, fmt.Errorf("%w: %d layers of up to %d values exceed %d bytes", ErrInvalid, len(shapes), sh.Dim(), int64(MaxBytes))
+		}
+	}
+	return n, nil
+}
+
 // BlockBytes returns the memory of one block of blockSize positions: keys
 // and values of every layer.
 func BlockBytes(t Type, layers, heads, headDim, blockSize int) int64 {
-	return 2 * int64(t.size()) * int64(layers) * int64(heads) * int64(headDim) * int64(blockSize)
+	return BlockBytesShapes(t, Uniform(layers, heads, headDim), blockSize)
+}
+
+// BlockBytesShapes returns the memory of one block of blockSize positions
+// for layers of the given shapes.
+func BlockBytesShapes(t Type, shapes []Shape, blockSize int) int64 {
+	var n int64
+	for _, sh := range shapes {
+		n += int64(sh.Dim())
+	}
+	return 2 * int64(t.size()) * n * int64(blockSize)
 }
 
 // Type returns the element type.
@@ -129,16 +185,21 @@ func (c *Cache) Context() int { return len(c.table) * c.a.bs }
 func (c *Cache) BlockSize() int { return c.a.bs }
 
 // Layers returns the number of layers.
-func (c *Cache) Layers() int { return c.a.layers }
+func (c *Cache) Layers() int { return len(c.a.shapes) }
 
-// Heads returns the number of KV heads.
-func (c *Cache) Heads() int { return c.a.heads }
+// Shape returns the shape of a layer.
+func (c *Cache) Shape(layer int) Shape { return c.a.shapes[layer] }
 
-// HeadDim returns the size of one head.
-func (c *Cache) HeadDim() int { return c.a.hd }
+// Heads returns the number of KV heads of the first layer (of every layer
+// when they all have one shape).
+func (c *Cache) Heads() int { return c.a.shapes[0].Heads }
 
-// Dim returns the number of values of one position (KV heads × head size).
-func (c *Cache) Dim() int { return c.a.heads * c.a.hd }
+// HeadDim returns the size of one head of the first layer.
+func (c *Cache) HeadDim() int { return c.a.shapes[0].HeadDim }
+
+// Dim returns the number of values of one position of a layer (its KV
+// heads × head size).
+func (c *Cache) Dim(layer int) int { return c.a.shapes[layer].Dim() }
 
 // Bytes returns the memory of the cache's blocks, keys and values.
 func (c *Cache) Bytes() int64 {
@@ -153,8 +214,8 @@ func (t Type) size() int {
 }
 
 func (c *Cache) checkLayer(layer int) {
-	if layer < 0 || layer >= c.a.layers {
-		panic(fmt.Sprintf("kvcache: layer %d outside %d layers", layer, c.a.layers))
+	if layer < 0 || layer >= len(c.a.shapes) {
+		panic(fmt.Sprintf("kvcache: layer %d outside %d layers", layer, len(c.a.shapes)))
 	}
 }
 
@@ -171,11 +232,12 @@ func (c *Cache) block(i int) int {
 // type (k16 for F16, else k32).
 func (c *Cache) KeyBlock(layer, head, i int) (k16 []uint16, k32 []float32) {
 	c.checkLayer(layer)
-	if head < 0 || head >= c.a.heads {
-		panic(fmt.Sprintf("kvcache: head %d outside %d heads", head, c.a.heads))
+	sh := c.a.shapes[layer]
+	if head < 0 || head >= sh.Heads {
+		panic(fmt.Sprintf("kvcache: head %d outside %d heads", head, sh.Heads))
 	}
-	n := c.a.hd * c.a.bs
-	o := c.block(i) + (layer*c.a.heads+head)*n
+	n := sh.HeadDim * c.a.bs
+	o := c.block(i) + c.a.off[layer] + head*n
 	if c.a.typ == F16 {
 		return c.a.k16[o : o+n], nil
 	}
@@ -183,12 +245,12 @@ func (c *Cache) KeyBlock(layer, head, i int) (k16 []uint16, k32 []float32) {
 }
 
 // ValueBlock returns the values of one layer in the i-th block of the
-// cache: BlockSize rows of Dim values, in the cache's type (v16 for F16,
-// else v32).
+// cache: BlockSize rows of the layer's Dim values, in the cache's type (v16
+// for F16, else v32).
 func (c *Cache) ValueBlock(layer, i int) (v16 []uint16, v32 []float32) {
 	c.checkLayer(layer)
-	n := c.a.bs * c.Dim()
-	o := c.block(i) + layer*n
+	n := c.a.bs * c.Dim(layer)
+	o := c.block(i) + c.a.off[layer]
 	if c.a.typ == F16 {
 		return c.a.v16[o : o+n], nil
 	}

@@ -6,20 +6,20 @@ import (
 	"github.com/mlxrun/mlx/runtime/kernels"
 )
 
-// Store writes the key and value of one position of one layer (Dim values
-// each), converting them to the cache's type. A half-precision cache
-// converts through scratch, which must hold Dim values; callers running
-// Store concurrently pass their own.
+// Store writes the key and value of one position of one layer (the
+// layer's Dim values each), converting them to the cache's type. A
+// half-precision cache converts through scratch, which must hold Dim
+// values; callers running Store concurrently pass their own.
 func (c *Cache) Store(layer, pos int, k, v []float32, scratch []uint16) {
 	c.checkLayer(layer)
 	if pos < 0 || pos >= c.Context() {
 		panic(fmt.Sprintf("kvcache: position %d outside %d positions", pos, c.Context()))
 	}
-	a, dim := c.a, c.Dim()
+	a, dim := c.a, c.Dim(layer)
 	k, v = k[:dim], v[:dim]
-	base, p := c.block(pos/a.bs), pos%a.bs
-	vo := base + (layer*a.bs+p)*dim
-	ko := base + layer*dim*a.bs + p // key dimension j of this position: ko + j*bs
+	base, p := c.block(pos/a.bs)+a.off[layer], pos%a.bs
+	vo := base + p*dim
+	ko := base + p // key dimension j of this position: ko + j*bs
 	if a.typ == F32 {
 		copy(a.v32[vo:vo+dim], v)
 		for j, x := range k {

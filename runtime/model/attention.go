@@ -28,32 +28,38 @@ const tiledRows = 64
 type attnJob struct {
 	s       *State
 	threads int
-	hd      int       // head size
+	hd      int       // head size of the layer under way
 	scores  []float32 // one context-long buffer per task
 	qr      []float32 // one head of rounded queries per task
 	half    []uint16  // one head of halves per task
 	fn      func(int) // a.task, bound once so runs do not allocate
 
 	// The run under way.
-	b     *Batch
-	layer int
-	n     int   // rows in the batch
-	rows  []int // the rows to compute, nil for all n
-	count int   // len(rows), or n
-	units int   // query heads, or KV heads when a task takes a KV head's query heads
-	per   int   // query heads per unit
-	g     int   // row groups
-	tiled bool  // float32 attention for every row (see tiledRows)
-	mixed bool  // rows of several sequences: prefetch each row's keys and values
+	b          *Batch
+	layer      int
+	kvHeads    int   // the layer's KV heads
+	cacheLayer int   // the cache layer its keys and values are in
+	window     int   // its sliding window, 0 for none
+	n          int   // rows in the batch
+	rows       []int // the rows to compute, nil for all n
+	count      int   // len(rows), or n
+	units      int   // query heads, or KV heads when a task takes a KV head's query heads
+	per        int   // query heads per unit
+	g          int   // row groups
+	tiled      bool  // float32 attention for every row (see tiledRows)
+	mixed      bool  // rows of several sequences: prefetch each row's keys and values
 }
 
 func (a *attnJob) init(s *State, threads int) {
 	c := s.m.Config
-	a.s, a.hd, a.threads = s, c.HeadDim, threads
-	tasks := max(c.Heads*attnGroups(c.Heads, threads), c.KVHeads*attnGroups(c.KVHeads, threads))
+	a.s, a.threads = s, threads
+	tasks, hd := c.Heads*attnGroups(c.Heads, threads), 0
+	for _, l := range s.m.Layers {
+		tasks, hd = max(tasks, l.KVHeads*attnGroups(l.KVHeads, threads)), max(hd, l.HeadDim)
+	}
 	a.scores = make([]float32, tasks*s.ctx)
-	a.qr = make([]float32, tasks*a.hd)
-	a.half = make([]uint16, tasks*a.hd)
+	a.qr = make([]float32, tasks*hd)
+	a.half = make([]uint16, tasks*hd)
 	a.fn = a.task
 }
 
@@ -77,11 +83,12 @@ func (a *attnJob) run(b *Batch, li, n int, rows []int) {
 	if rows != nil {
 		count = len(rows)
 	}
-	c := a.s.m.Config
+	c, l := a.s.m.Config, &a.s.m.Layers[li]
 	a.b, a.layer, a.n, a.rows, a.count = b, li, n, rows, count
+	a.hd, a.kvHeads, a.cacheLayer, a.window = l.HeadDim, l.KVHeads, l.KVLayer, l.Window
 	a.units, a.per = c.Heads, 1
 	if count >= 2*a.threads {
-		a.units, a.per = c.KVHeads, c.Heads/c.KVHeads
+		a.units, a.per = l.KVHeads, c.Heads/l.KVHeads
 	}
 	a.g = min(attnGroups(a.units, a.threads), count)
 	a.mixed = mixed(b)
@@ -145,21 +152,21 @@ func (a *attnJob) spanOf(i, h int) span {
 	s, c := a.s, a.s.m.Config
 	hd, qd := a.hd, c.Heads*a.hd
 	pos, kc := a.b.Pos[i], a.b.Cache[i]
-	kvh := h / (c.Heads / c.KVHeads)
+	kvh := h / (c.Heads / a.kvHeads)
 	sp := span{
 		q:       s.q[i*qd+h*hd : i*qd+(h+1)*hd],
 		out:     s.att[i*qd+h*hd : i*qd+(h+1)*hd],
 		kc:      kc,
-		layer:   a.layer,
+		layer:   a.cacheLayer,
 		kvh:     kvh,
 		kvo:     kvh * hd,
-		dim:     kc.Dim(),
+		dim:     kc.Dim(a.cacheLayer),
 		bs:      kc.BlockSize(),
 		end:     pos,
 		scale:   s.m.attnScale,
 		softcap: c.AttnSoftcap,
 	}
-	if w := s.m.Layers[a.layer].Window; w > 0 {
+	if w := a.window; w > 0 {
 		sp.start = max(0, pos-w+1)
 	}
 	return sp

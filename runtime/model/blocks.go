@@ -24,6 +24,12 @@ type Blocks struct {
 	PostNorms bool
 	// EmbedScale: embeddings are multiplied by √hidden.
 	EmbedScale bool
+	// VNorm: values get a per-head RMSNorm without weight (Gemma 4).
+	VNorm bool
+	// AttnScale, when set, multiplies the attention scores instead of
+	// 1/√head_dim or query_pre_attn_scalar (Gemma 4: 1, its q/k norms
+	// already set the scale).
+	AttnScale float32
 }
 
 // Standard returns the blocks of the Llama layer: RMSNorm before attention

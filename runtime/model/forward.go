@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mlxrun/mlx/runtime/kernels"
+	"github.com/mlxrun/mlx/runtime/kvcache"
 )
 
 // Forward runs the batch through the model and returns the logits of its
@@ -14,17 +15,23 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 		return nil, err
 	}
 	m, c := s.m, s.m.Config
-	n, hid, half := len(b.Tokens), c.HiddenSize, c.RopeDim/2
+	n, hid := len(b.Tokens), c.HiddenSize
 	for i, t := range b.Tokens {
 		x := s.x[i*hid : (i+1)*hid]
 		m.Embed.Row(int(t), x)
 		if m.embedScale != 0 {
 			kernels.Scale(x, m.embedScale)
 		}
-		s.rope.angles(b.Pos[i], s.cos[i*half:(i+1)*half], s.sin[i*half:(i+1)*half])
+		h := s.rope.pairs
+		s.rope.angles(b.Pos[i], s.cos[i*h:(i+1)*h], s.sin[i*h:(i+1)*h])
 		if m.ropeLocal != nil {
-			m.ropeLocal.angles(b.Pos[i], s.cosL[i*half:(i+1)*half], s.sinL[i*half:(i+1)*half])
+			h = m.ropeLocal.pairs
+			m.ropeLocal.angles(b.Pos[i], s.cosL[i*h:(i+1)*h], s.sinL[i*h:(i+1)*h])
 		}
+	}
+	if m.PLEmbed != nil {
+		s.pool.MatMul(m.PLProj, s.x, n, s.pli)
+		s.rows(stepPLInput, 0, b, n)
 	}
 	for li := range m.Layers {
 		s.layer(li, b, n)
@@ -49,12 +56,18 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 func (s *State) layer(li int, b *Batch, n int) {
 	l := &s.m.Layers[li]
 	s.rows(stepAttnNorm, li, b, n)
-	qkv := [...]*kernels.Matrix{l.Q, l.K, l.V}
-	s.pool.MatMuls(qkv[:], s.xn, n, [][]float32{s.q, s.k, s.v})
+	mats, outs, k := [3]*kernels.Matrix{l.Q, l.K, l.V}, [3][]float32{s.q, s.k, s.v}, 3
+	switch {
+	case l.Shared:
+		k = 1
+	case l.KEqV:
+		k = 2
+	}
+	s.pool.MatMuls(mats[:k], s.xn, n, outs[:k])
 	s.rows(stepQKV, li, b, n)
 	if li == len(s.m.Layers)-1 && len(b.Out) < n {
 		s.attn.run(b, li, n, b.Out)
-		s.keepRows(b.Out)
+		s.keepRows(l, b.Out)
 		n = len(b.Out)
 	} else {
 		s.attn.run(b, li, n, nil)
@@ -66,125 +79,25 @@ func (s *State) layer(li int, b *Batch, n int) {
 	s.rows(stepAct, li, b, n)
 	s.pool.MatMul(l.Down, s.gate, n, s.xn)
 	s.rows(stepResidual, li, b, n)
+	if l.PLGate != nil {
+		s.pool.MatMul(l.PLGate, s.x, n, s.plg)
+		s.rows(stepPLGate, li, b, n)
+		s.pool.MatMul(l.PLProj, s.plg, n, s.xn)
+		s.rows(stepPLOut, li, b, n)
+	}
 }
 
-// keepRows moves the residual and attention rows listed (ascending) to the
-// front of s.x and s.att.
-func (s *State) keepRows(rows []int) {
+// keepRows moves the residual, attention and per-layer input rows listed
+// (ascending) to the front of their buffers.
+func (s *State) keepRows(l *Layer, rows []int) {
 	c := s.m.Config
-	hid, qd := c.HiddenSize, c.Heads*c.HeadDim
+	hid, qd, pl := c.HiddenSize, c.Heads*l.HeadDim, c.Layers*c.PerLayerInput
 	for j, r := range rows {
 		copy(s.x[j*hid:(j+1)*hid], s.x[r*hid:(r+1)*hid])
 		copy(s.att[j*qd:(j+1)*qd], s.att[r*qd:(r+1)*qd])
-	}
-}
-
-// rowStep is a part of a layer done row by row, between the matmuls.
-type rowStep uint8
-
-const (
-	stepAttnNorm rowStep = iota // xn = RMSNorm(x)
-	stepQKV                     // q, k, v biases and norms, RoPE, k and v into the cache
-	stepFFNNorm                 // x += attention output (in xn, post-normed if so); xn = RMSNorm(x)
-	stepAct                     // gate = act(gate) * up
-	stepResidual                // x += MLP output (in xn, post-normed if so)
-)
-
-// parallelRows is the batch size from which row steps are split over the pool.
-const parallelRows = 4
-
-// rowJob is the row step under way, read by the pool's workers.
-type rowJob struct {
-	step  rowStep
-	layer int
-	b     *Batch
-	n     int
-	chunk int
-}
-
-// rows runs a row step on n rows, across the pool for larger batches.
-func (s *State) rows(step rowStep, li int, b *Batch, n int) {
-	if n < parallelRows {
-		for i := range n {
-			s.row(step, li, b, i)
+		if s.pli != nil {
+			copy(s.pli[j*pl:(j+1)*pl], s.pli[r*pl:(r+1)*pl])
 		}
-		return
-	}
-	chunk := max(1, n/(4*s.pool.Threads()))
-	s.rj = rowJob{step: step, layer: li, b: b, n: n, chunk: chunk}
-	s.pool.Parallel((n+chunk-1)/chunk, s.rowFn)
-	s.rj.b = nil
-}
-
-// rowTask runs the row step under way on one chunk of rows.
-func (s *State) rowTask(t int) {
-	j := &s.rj
-	for i := t * j.chunk; i < min((t+1)*j.chunk, j.n); i++ {
-		s.row(j.step, j.layer, j.b, i)
-	}
-}
-
-// row runs one row step on row i.
-func (s *State) row(step rowStep, li int, b *Batch, i int) {
-	l, c := &s.m.Layers[li], s.m.Config
-	hid, eps := c.HiddenSize, c.RMSNormEps
-	x, xn := s.x[i*hid:(i+1)*hid], s.xn[i*hid:(i+1)*hid]
-	switch step {
-	case stepAttnNorm:
-		kernels.RMSNorm(xn, x, l.AttnNorm, eps)
-	case stepQKV:
-		s.qkv(l, li, b, i)
-	case stepFFNNorm:
-		if l.PostAttnNorm != nil {
-			kernels.RMSNorm(xn, xn, l.PostAttnNorm, eps)
-		}
-		kernels.Add(x, xn)
-		kernels.RMSNorm(xn, x, l.FFNNorm, eps)
-	case stepAct:
-		ff := c.FFNSize
-		if s.m.MLP == GeGLUTanh {
-			kernels.GELUTanhMul(s.gate[i*ff:(i+1)*ff], s.up[i*ff:(i+1)*ff])
-		} else {
-			kernels.SiLUMul(s.gate[i*ff:(i+1)*ff], s.up[i*ff:(i+1)*ff])
-		}
-	case stepResidual:
-		if l.PostFFNNorm != nil {
-			kernels.RMSNorm(xn, xn, l.PostFFNNorm, eps)
-		}
-		kernels.Add(x, xn)
-	}
-}
-
-// qkv finishes the projections of row i: biases, per-head norms, RoPE,
-// then stores its key and value in the row's cache.
-func (s *State) qkv(l *Layer, li int, b *Batch, i int) {
-	c := s.m.Config
-	hd, eps := c.HeadDim, c.RMSNormEps
-	qd, kvd, half := c.Heads*hd, c.KVHeads*hd, c.RopeDim/2
-	q, k, v := s.q[i*qd:(i+1)*qd], s.k[i*kvd:(i+1)*kvd], s.v[i*kvd:(i+1)*kvd]
-	if l.QBias != nil {
-		kernels.Add(q, l.QBias)
-		kernels.Add(k, l.KBias)
-		kernels.Add(v, l.VBias)
-	}
-	if l.QNorm != nil {
-		headNorm(q, l.QNorm, eps)
-		headNorm(k, l.KNorm, eps)
-	}
-	cos, sin := s.cos[i*half:(i+1)*half], s.sin[i*half:(i+1)*half]
-	if l.Local {
-		cos, sin = s.cosL[i*half:(i+1)*half], s.sinL[i*half:(i+1)*half]
-	}
-	rope(s.m.Rope, q, hd, cos, sin)
-	rope(s.m.Rope, k, hd, cos, sin)
-	b.Cache[i].Store(li, b.Pos[i], k, v, s.kh[i*kvd:(i+1)*kvd])
-}
-
-// headNorm applies RMSNorm with weight w to every head of x (heads of len(w)).
-func headNorm(x, w []float32, eps float32) {
-	hd := len(w)
-	for h := 0; h+hd <= len(x); h += hd {
-		kernels.RMSNorm(x[h:h+hd], x[h:h+hd], w, eps)
 	}
 }
 
@@ -209,11 +122,24 @@ func (s *State) check(b *Batch) error {
 		switch {
 		case t < 0 || int(t) >= c.VocabSize:
 			return fmt.Errorf("%w: token id %d outside the vocabulary of %d", ErrBatch, t, c.VocabSize)
-		case kc == nil || kc.Heads() != c.KVHeads || kc.HeadDim() != c.HeadDim || kc.Layers() != len(s.m.Layers):
-			return fmt.Errorf("%w: row %d has no cache of %d layers × %d heads × %d values", ErrBatch, i, len(s.m.Layers), c.KVHeads, c.HeadDim)
+		case !s.m.fits(kc):
+			return fmt.Errorf("%w: row %d has no cache of %d layers × %d heads × %d values", ErrBatch, i, len(s.m.kvShapes), c.KVHeads, c.HeadDim)
 		case p < 0 || p >= kc.Context() || p >= s.ctx:
 			return fmt.Errorf("%w: position %d outside a context of %d", ErrBatch, p, min(kc.Context(), s.ctx))
 		}
 	}
 	return nil
+}
+
+// fits reports whether kc has the model's cache layers.
+func (m *Model) fits(kc *kvcache.Cache) bool {
+	if kc == nil || kc.Layers() != len(m.kvShapes) {
+		return false
+	}
+	for i, sh := range m.kvShapes {
+		if kc.Shape(i) != sh {
+			return false
+		}
+	}
+	return true
 }

@@ -20,6 +20,12 @@ func (b *binder) bindAll(m *Model, cfg *config.Model, names *Names) {
 		func(b *binder) { m.Embed = b.matrix(names.Embed, vocab, hid) },
 		func(b *binder) { m.OutputNorm = b.norm(names.OutputNorm, hid) },
 	}
+	if p := cfg.PerLayerInput; p > 0 {
+		jobs = append(jobs,
+			func(b *binder) { m.PLEmbed = b.matrix(names.PLEmbed, cfg.PerLayerVocab, cfg.Layers*p) },
+			func(b *binder) { m.PLProj = b.matrix(names.PLModelProj, cfg.Layers*p, hid) },
+			func(b *binder) { m.PLNorm = b.norm(names.PLProjNorm, p) })
+	}
 	tied := cfg.TieEmbeddings && !b.src.Has(names.Output)
 	if !tied {
 		jobs = append(jobs, func(b *binder) { m.Output = b.matrix(names.Output, vocab, hid) })

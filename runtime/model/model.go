@@ -6,6 +6,7 @@ import (
 
 	"github.com/mlxrun/mlx/models/config"
 	"github.com/mlxrun/mlx/runtime/kernels"
+	"github.com/mlxrun/mlx/runtime/kvcache"
 )
 
 // Model is a decoder-only transformer with its weights bound.
@@ -21,29 +22,22 @@ type Model struct {
 	OutputNorm []float32
 	Layers     []Layer
 
-	rope       ropeTable  // global layers
-	ropeLong   *ropeTable // LongRoPE's long factors, or nil
-	ropeLocal  *ropeTable // sliding-window layers with their own base, or nil
-	attnScale  float32    // scores are q·k times this
-	embedScale float32    // embeddings are multiplied by this, 0 for none
-	weights    int64
-}
+	// Per-layer inputs (Gemma 4), nil without: a second embedding of
+	// PerLayerInput values per layer, and the projection of the embedding
+	// added to it, normalised by PLNorm.
+	PLEmbed, PLProj *kernels.Matrix
+	PLNorm          []float32
 
-// Layer is one transformer block.
-type Layer struct {
-	AttnNorm, FFNNorm         []float32
-	PostAttnNorm, PostFFNNorm []float32 // sandwich norms, nil without
-	Q, K, V, O                *kernels.Matrix
-	QBias, KBias, VBias       []float32 // nil without biases
-	QNorm, KNorm              []float32 // nil without q/k norms
-	Gate, Up, Down            *kernels.Matrix
-	Window                    int  // sliding-window size in tokens, 0 for full attention
-	Local                     bool // RoPE with the sliding-window layers' base
-}
-
-// Matrices returns the weight matrices of the layer.
-func (l *Layer) Matrices() [7]*kernels.Matrix {
-	return [7]*kernels.Matrix{l.Q, l.K, l.V, l.O, l.Gate, l.Up, l.Down}
+	kvShapes  []kvcache.Shape // what each cache layer holds
+	rope      ropeTable       // global layers
+	ropeLong  *ropeTable      // LongRoPE's long factors, or nil
+	ropeLocal *ropeTable      // sliding-window layers with their own base, or nil
+	attnScale float32         // scores are q·k times this
+	// plProjScale and plEmbedScale multiply the projection of the
+	// embedding and the second embedding of the per-layer inputs.
+	plProjScale, plEmbedScale float32
+	embedScale                float32 // embeddings are multiplied by this, 0 for none
+	weights                   int64
 }
 
 // WeightBytes returns the size of the weights the model uses (the shared
@@ -60,14 +54,26 @@ func (m *Model) Params() int64 {
 	n += int64(c.HiddenSize)
 	for _, l := range m.Layers {
 		for _, w := range l.Matrices() {
-			n += int64(w.Rows) * int64(w.Cols)
+			if w != nil {
+				n += int64(w.Rows) * int64(w.Cols)
+			}
 		}
-		for _, v := range [...][]float32{l.AttnNorm, l.FFNNorm, l.PostAttnNorm, l.PostFFNNorm, l.QBias, l.KBias, l.VBias, l.QNorm, l.KNorm} {
+		for _, v := range [...][]float32{l.AttnNorm, l.FFNNorm, l.PostAttnNorm, l.PostFFNNorm, l.QBias, l.KBias, l.VBias,
+			l.QNorm, l.KNorm, l.PLPostNorm} {
 			n += int64(len(v))
+		}
+	}
+	for _, w := range []*kernels.Matrix{m.PLEmbed, m.PLProj} {
+		if w != nil {
+			n += int64(w.Rows) * int64(w.Cols)
 		}
 	}
 	return n
 }
+
+// KVShapes returns the shape of each layer of the KV cache the model
+// needs: one per layer that stores keys and values.
+func (m *Model) KVShapes() []kvcache.Shape { return m.kvShapes }
 
 // Build binds the weights of src to the names of cfg's family, checking
 // every shape.
@@ -118,29 +124,67 @@ func (m *Model) setup() error {
 		return err
 	}
 	m.attnScale = float32(1 / math.Sqrt(float64(cfg.HeadDim)))
-	if cfg.QueryPreAttnScalar > 0 {
+	switch {
+	case m.Blocks.AttnScale > 0:
+		m.attnScale = m.Blocks.AttnScale
+	case cfg.QueryPreAttnScalar > 0:
 		m.attnScale = float32(1 / math.Sqrt(float64(cfg.QueryPreAttnScalar)))
 	}
 	if m.Blocks.EmbedScale {
-		m.embedScale = embedScale(cfg)
+		m.embedScale = dtypeScale(cfg, float64(cfg.HiddenSize))
 	}
-	m.rope = newRopeTable(cfg.RopeTheta, cfg.RopeDim, cfg.RopeScaling, false)
-	if cfg.RopeScaling.Type == config.RopeLongRope {
-		long := newRopeTable(cfg.RopeTheta, cfg.RopeDim, cfg.RopeScaling, true)
-		m.ropeLong = &long
+	if cfg.PerLayerInput > 0 {
+		m.plProjScale = float32(1 / math.Sqrt(float64(cfg.HiddenSize)))
+		m.plEmbedScale = dtypeScale(cfg, float64(cfg.PerLayerInput))
 	}
-	if cfg.RopeLocalTheta > 0 && cfg.SlidingWindow > 0 {
-		local := newRopeTable(cfg.RopeLocalTheta, cfg.RopeDim, config.RopeScaling{}, false)
-		m.ropeLocal = &local
+	m.setupRope()
+	if cfg.KVSharedLayers > 0 && (sharedSource(m, cfg.Layers-1) < 0 || sharedSource(m, cfg.Layers-cfg.KVSharedLayers) < 0) {
+		return fmt.Errorf("%w: %d KV-shared layers without an earlier layer of each type to share", ErrUnsupported, cfg.KVSharedLayers)
+	}
+	m.kvShapes = nil
+	for i := range cfg.Layers - cfg.KVSharedLayers {
+		hd, kvh, _ := cfg.LayerShape(i)
+		m.kvShapes = append(m.kvShapes, kvcache.Shape{Heads: kvh, HeadDim: hd})
 	}
 	return nil
 }
 
-// embedScale returns √hidden in the precision a Hugging Face checkpoint
-// computes it (transformers casts it to the weights' type); GGUF files are
-// run as llama.cpp does, in float32.
-func embedScale(cfg *config.Model) float32 {
-	s := float32(math.Sqrt(float64(cfg.HiddenSize)))
+// setupRope builds the rotary tables: the global layers' (with the long
+// factors of LongRoPE beside), and the sliding-window layers' when they
+// have a base or a head of their own.
+func (m *Model) setupRope() {
+	cfg := m.Config
+	dim, hd := cfg.RopeDim, cfg.HeadDim
+	if cfg.GlobalRopeDim > 0 {
+		dim = cfg.GlobalRopeDim
+	}
+	if cfg.GlobalHeadDim > 0 {
+		hd = cfg.GlobalHeadDim
+	}
+	m.rope = newRopeTable(cfg.RopeTheta, dim, cfg.RopeScaling, false)
+	if cfg.RopeScaling.Type == config.RopeLongRope {
+		long := newRopeTable(cfg.RopeTheta, dim, cfg.RopeScaling, true)
+		m.ropeLong = &long
+	}
+	if cfg.RopeProportional {
+		m.rope.proportional(cfg.RopeTheta, hd)
+	}
+	own := cfg.RopeLocalTheta > 0 || cfg.GlobalHeadDim > 0 || cfg.GlobalRopeDim > 0
+	if cfg.SlidingWindow > 0 && own {
+		theta := cfg.RopeLocalTheta
+		if theta == 0 {
+			theta = cfg.RopeTheta
+		}
+		local := newRopeTable(theta, cfg.RopeDim, config.RopeScaling{}, false)
+		m.ropeLocal = &local
+	}
+}
+
+// dtypeScale returns √x in the precision a Hugging Face checkpoint
+// computes an embedding scale (transformers casts it to the weights'
+// type); GGUF files are run as llama.cpp does, in float32.
+func dtypeScale(cfg *config.Model, x float64) float32 {
+	s := float32(math.Sqrt(x))
 	if cfg.Source != config.SourceHF {
 		return s
 	}
@@ -219,45 +263,6 @@ func (b *binder) norm(name string, n int) []float32 {
 	return v
 }
 
-func (b *binder) layer(m *Model, n *Names, i int) Layer {
-	cfg, bl := m.Config, m.Blocks
-	hid, hd := cfg.HiddenSize, cfg.HeadDim
-	qDim, kvDim := cfg.Heads*hd, cfg.KVHeads*hd
-	l := Layer{
-		AttnNorm: b.norm(layer(n.AttnNorm, i), hid),
-		O:        b.matrix(layer(n.O, i), hid, qDim),
-		FFNNorm:  b.norm(layer(n.FFNNorm, i), hid),
-		Down:     b.matrix(layer(n.Down, i), hid, cfg.FFNSize),
-	}
-	if n.QKV != "" && b.src.Has(layer(n.QKV, i)) {
-		b.split(layer(n.QKV, i), hid, []int{qDim, kvDim, kvDim}, &l.Q, &l.K, &l.V)
-	} else {
-		l.Q, l.K, l.V = b.matrix(layer(n.Q, i), qDim, hid), b.matrix(layer(n.K, i), kvDim, hid), b.matrix(layer(n.V, i), kvDim, hid)
-	}
-	if n.GateUp != "" {
-		b.split(layer(n.GateUp, i), hid, []int{cfg.FFNSize, cfg.FFNSize}, &l.Gate, &l.Up)
-	} else {
-		l.Gate, l.Up = b.matrix(layer(n.Gate, i), cfg.FFNSize, hid), b.matrix(layer(n.Up, i), cfg.FFNSize, hid)
-	}
-	if bl.QKVBias || cfg.AttentionBias {
-		l.QBias = b.vector(layer(n.QBias, i), qDim)
-		l.KBias = b.vector(layer(n.KBias, i), kvDim)
-		l.VBias = b.vector(layer(n.VBias, i), kvDim)
-	}
-	if bl.QKNorm {
-		l.QNorm = b.norm(layer(n.QNorm, i), hd)
-		l.KNorm = b.norm(layer(n.KNorm, i), hd)
-	}
-	if bl.PostNorms {
-		l.PostAttnNorm = b.norm(layer(n.PostAttnNorm, i), hid)
-		l.PostFFNNorm = b.norm(layer(n.PostFFNNorm, i), hid)
-	}
-	if cfg.LayerSliding(i) {
-		l.Window, l.Local = cfg.SlidingWindow, m.ropeLocal != nil
-	}
-	return l
-}
-
 // WeightType names the storage type that holds most of the layers' weight
 // bytes: "Q4_K", "F16", ..., or "MLX4"/"MLX8" for MLX affine weights.
 func (m *Model) WeightType() string {
@@ -265,6 +270,9 @@ func (m *Model) WeightType() string {
 	best := ""
 	for _, l := range m.Layers {
 		for _, w := range l.Matrices() {
+			if w == nil {
+				continue
+			}
 			name := w.Type.String()
 			if w.Type == kernels.MLXAffine {
 				name = fmt.Sprintf("MLX%d", w.Bits)

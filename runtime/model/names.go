@@ -19,6 +19,13 @@ type Names struct {
 	// (used when the file has it, else Q, K and V), gate then up rows in
 	// one matrix (used whenever named).
 	QKV, GateUp string
+
+	// Per-layer inputs (Gemma 4): the second embedding, the projection of
+	// the embedding and its norm; per layer, the gate, the projection
+	// back, its norm, and the scalar of the layer's output.
+	PLEmbed, PLModelProj, PLProjNorm string
+	PLGate, PLProj, PLPostNorm       string
+	LayerScalar                      string
 }
 
 // GGUFNames are the names llama.cpp gives the tensors of the Llama family

@@ -16,14 +16,15 @@ type ropeTable struct {
 	freqScale float32   // 1/factor under linear scaling, else 1
 	factors   []float32 // per-pair divisors (llama3, longrope), or nil
 	mscale    float32   // cos and sin are multiplied by this (longrope), 1 for none
-	pairs     int
+	pairs     int       // pairs rotated
+	off       int       // pair j is dimensions j and j+off of a head (rotate-half layout)
 }
 
 // newRopeTable returns the table of d rotary dimensions with base theta and
 // scaling s. Under LongRoPE it uses the short factors, or with long, the
 // long ones.
 func newRopeTable(theta float32, d int, s config.RopeScaling, long bool) ropeTable {
-	t := ropeTable{pairs: d / 2, freqScale: 1, factors: s.Freqs, mscale: 1}
+	t := ropeTable{pairs: d / 2, off: d / 2, freqScale: 1, factors: s.Freqs, mscale: 1}
 	t.scale = float32(math.Pow(float64(theta), float64(float32(-2)/float32(d))))
 	switch {
 	case s.Type == config.RopeLinear && s.Factor > 0:
@@ -36,6 +37,15 @@ func newRopeTable(theta float32, d int, s config.RopeScaling, long bool) ropeTab
 		t.mscale = longRopeScale(s)
 	}
 	return t
+}
+
+// proportional makes t turn its pairs across a head of hd dimensions, as
+// transformers' proportional RoPE (Gemma 4) does: pair j is dimensions j
+// and j+hd/2, turning at base^(-2j/hd); the dimensions past the rotated
+// pairs stay as they are.
+func (t *ropeTable) proportional(theta float32, hd int) {
+	t.scale = float32(math.Pow(float64(theta), float64(float32(-2)/float32(hd))))
+	t.off = hd / 2
 }
 
 // longRopeScale returns LongRoPE's attention factor: the config's, else
@@ -70,9 +80,10 @@ func (t *ropeTable) angles(pos int, cos, sin []float32) {
 	}
 }
 
-// rope rotates the first 2·len(cos) dimensions of every head of x (heads of
-// size hd) by the angles in cos and sin.
-func rope(style RopeStyle, x []float32, hd int, cos, sin []float32) {
+// rope rotates the pairs of every head of x (heads of size hd) by the
+// angles in cos and sin: in the rotate-half layout pair j is dimensions j
+// and j+off, interleaved it is 2j and 2j+1.
+func rope(style RopeStyle, x []float32, hd, off int, cos, sin []float32) {
 	half := len(cos)
 	for h := 0; h+hd <= len(x); h += hd {
 		v := x[h : h+hd]
@@ -85,9 +96,9 @@ func rope(style RopeStyle, x []float32, hd int, cos, sin []float32) {
 			continue
 		}
 		for j := range half {
-			a, b := v[j], v[j+half]
+			a, b := v[j], v[j+off]
 			v[j] = a*cos[j] - b*sin[j]
-			v[j+half] = a*sin[j] + b*cos[j]
+			v[j+off] = a*sin[j] + b*cos[j]
 		}
 	}
 }

@@ -48,7 +48,7 @@ func TestRopeLayouts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		x := []float32{1, 2, 3, 4}
-		rope(tt.style, x, 4, cos, sin)
+		rope(tt.style, x, 4, 2, cos, sin)
 		for i := range x {
 			if x[i] != tt.want[i] {
 				t.Errorf("style %d: %v, want %v", tt.style, x, tt.want)

@@ -34,6 +34,7 @@ type State struct {
 	rope                          *ropeTable
 	cos, sin                      []float32 // per row, RopeDim/2 each
 	cosL, sinL                    []float32 // the same for the sliding-window layers' base, if any
+	pli, ple, plg                 []float32 // per-layer inputs, second embeddings, gates (Gemma 4)
 	hout                          []float32 // normalized rows for the output layer
 	logits                        []float32
 
@@ -49,7 +50,11 @@ func (m *Model) NewState(pool *kernels.Pool, maxRows, maxOut, ctx int) (*State, 
 		return nil, fmt.Errorf("%w: state for %d rows, %d outputs, context %d", ErrUnsupported, maxRows, maxOut, ctx)
 	}
 	c := m.Config
-	hid, q, kv, ff := c.HiddenSize, c.Heads*c.HeadDim, c.KVHeads*c.HeadDim, c.FFNSize
+	hid, ff := c.HiddenSize, c.FFNSize
+	q, kv := 0, 0
+	for _, l := range m.Layers {
+		q, kv = max(q, c.Heads*l.HeadDim), max(kv, l.KVHeads*l.HeadDim)
+	}
 	s := &State{m: m, pool: pool, maxRows: maxRows, maxOut: maxOut, ctx: ctx, rope: &m.rope}
 	if m.ropeLong != nil && ctx > c.RopeScaling.OriginalContext {
 		// LongRoPE's long factors for a context beyond the original one,
@@ -63,9 +68,12 @@ func (m *Model) NewState(pool *kernels.Pool, maxRows, maxOut, ctx int) (*State, 
 	s.k, s.v = make([]float32, n*kv), make([]float32, n*kv)
 	s.kh = make([]uint16, n*kv)
 	s.gate, s.up = make([]float32, n*ff), make([]float32, n*ff)
-	s.cos, s.sin = make([]float32, n*c.RopeDim/2), make([]float32, n*c.RopeDim/2)
+	s.cos, s.sin = make([]float32, n*m.rope.pairs), make([]float32, n*m.rope.pairs)
 	if m.ropeLocal != nil {
-		s.cosL, s.sinL = make([]float32, n*c.RopeDim/2), make([]float32, n*c.RopeDim/2)
+		s.cosL, s.sinL = make([]float32, n*m.ropeLocal.pairs), make([]float32, n*m.ropeLocal.pairs)
+	}
+	if p := c.PerLayerInput; m.PLEmbed != nil {
+		s.pli, s.ple, s.plg = make([]float32, n*c.Layers*p), make([]float32, n*c.Layers*p), make([]float32, n*p)
 	}
 	s.hout = make([]float32, maxOut*hid)
 	s.logits = make([]float32, maxOut*c.VocabSize)
@@ -83,6 +91,6 @@ func (s *State) MaxOut() int { return s.maxOut }
 // Bytes returns the memory of the scratch buffers.
 func (s *State) Bytes() int64 {
 	n := len(s.kh)/2 + len(s.x) + len(s.xn) + len(s.q) + len(s.att) + len(s.k) + len(s.v) + len(s.gate) + len(s.up) +
-		len(s.cos) + len(s.sin) + len(s.cosL) + len(s.sinL) + len(s.hout) + len(s.logits) + len(s.attn.scores)
+		len(s.cos) + len(s.sin) + len(s.cosL) + len(s.sinL) + len(s.pli) + len(s.ple) + len(s.plg) + len(s.hout) + len(s.logits) + len(s.attn.scores)
 	return 4 * int64(n)
 }

@@ -1,0 +1,57 @@
+package config
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestFromHFJSONGemma4 reads the keys only Gemma 4 has: the full-attention
+// layers' heads from global_head_dim or per_layer_config, their
+// proportional partial RoPE, KV sharing, keys as values and per-layer
+// inputs, and refuses the parts the runtime lacks.
+func TestFromHFJSONGemma4(t *testing.T) {
+	types := []string{"sliding_attention", "sliding_attention", "sliding_attention", "full_attention"}
+	rope := map[string]any{
+		"full_attention":    map[string]any{"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1e6},
+		"sliding_attention": map[string]any{"rope_type": "default", "rope_theta": 10000.0}}
+	for _, tt := range []struct {
+		name       string
+		keys       []any
+		hd, kv     int
+		shared, pl int
+		keqv       bool
+	}{
+		{"defaults", nil, 512, 0, 0, 256, false},
+		{"per_layer_config", []any{"per_layer_config", map[string]any{"3": map[string]any{"head_dim": 128, "num_key_value_heads": 1}},
+			"num_kv_shared_layers", 1, "hidden_size_per_layer_input", null, "attention_k_eq_v", true}, 128, 1, 1, 0, true},
+		{"global keys", []any{"global_head_dim", 64, "num_global_key_value_heads", 2, "hidden_size_per_layer_input", 16}, 64, 2, 0, 16, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			keys := append([]any{"head_dim", 32, "layer_types", types, "rope_parameters", rope, "rope_theta", nil}, tt.keys...)
+			m, err := FromHFJSON(cfg(t, "Gemma4ForCausalLM", keys...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.GlobalHeadDim != tt.hd || m.GlobalKVHeads != tt.kv || m.KVSharedLayers != tt.shared || m.PerLayerInput != tt.pl || m.KEqV != tt.keqv {
+				t.Errorf("global head %d, KV heads %d, shared %d, per-layer %d, k=v %v; want %d %d %d %d %v",
+					m.GlobalHeadDim, m.GlobalKVHeads, m.KVSharedLayers, m.PerLayerInput, m.KEqV, tt.hd, tt.kv, tt.shared, tt.pl, tt.keqv)
+			}
+			if m.RopeDim != 32 || m.GlobalRopeDim != tt.hd/4 || !m.RopeProportional || m.RopeTheta != 1e6 || m.RopeLocalTheta != 10000 {
+				t.Errorf("rope dims %d/%d, proportional %v, bases %v/%v", m.RopeDim, m.GlobalRopeDim, m.RopeProportional, m.RopeTheta, m.RopeLocalTheta)
+			}
+			wantKV := tt.kv
+			if wantKV == 0 {
+				wantKV = m.KVHeads
+			}
+			if hd, kv, rd := m.LayerShape(3); hd != tt.hd || rd != tt.hd/4 || kv != wantKV {
+				t.Errorf("layer 3: head %d, KV heads %d, rotary %d", hd, kv, rd)
+			}
+		})
+	}
+	for _, bad := range [][]any{{"enable_moe_block", true}, {"use_bidirectional_attention", "all"},
+		{"use_double_wide_mlp", true, "num_kv_shared_layers", 2}} {
+		if _, err := FromHFJSON(cfg(t, "Gemma4ForCausalLM", append([]any{"layer_types", types}, bad...)...)); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%v: error %v, want ErrUnsupported", bad, err)
+		}
+	}
+}

@@ -1,0 +1,47 @@
+// Package gemma4 registers the Gemma 4 text family (Gemma4ForCausalLM,
+// gemma4_text): Gemma 3's sandwich norms and tanh-GeGLU MLP with plain
+// RMSNorm weights, q/k norms that set the attention scale (scores are not
+// scaled), values normalised without weight, full-attention layers with
+// heads of their own size and proportional partial RoPE, per-layer input
+// embeddings, layers that reuse an earlier layer's keys and values, and
+// keys used as values (attention_k_eq_v).
+package gemma4
+
+import (
+	"github.com/mlxrun/mlx/models/config"
+	"github.com/mlxrun/mlx/runtime/arch/gemma3"
+	"github.com/mlxrun/mlx/runtime/model"
+)
+
+// gemma4 is Gemma4TextConfig's defaults.
+var gemma4 = config.Family{Arch: "gemma4", HF: []string{"Gemma4ForCausalLM"}, ModelTypes: []string{"gemma4_text"},
+	Vocab: 262144, Heads: 8, KVHeads: 4, HeadDim: 256, MaxPos: 131072, Eps: 1e-6, Theta: 1e6, LocalTheta: 10000,
+	Tie: true, Act: "gelu_pytorch_tanh", BOS: 2, EOS: 1, Sliding: config.KeySliding, Window: 512, Pattern: 6,
+	GlobalHeadDim: 512, PerLayerInput: 256, PerLayerVocab: 262144}
+
+// hf holds Gemma 3's names and the per-layer input tensors.
+var hf = func() *model.Names {
+	n := *gemma3.HF
+	n.PLEmbed, n.PLModelProj, n.PLProjNorm = "model.embed_tokens_per_layer.weight",
+		"model.per_layer_model_projection.weight", "model.per_layer_projection_norm.weight"
+	n.PLGate, n.PLProj = "model.layers.%d.per_layer_input_gate.weight", "model.layers.%d.per_layer_projection.weight"
+	n.PLPostNorm, n.LayerScalar = "model.layers.%d.post_per_layer_input_norm.weight", "model.layers.%d.layer_scalar"
+	return &n
+}()
+
+func init() {
+	model.Register(model.Family{
+		Config:   []config.Family{gemma4},
+		GGUFRope: model.RopeNeox,
+		GGUF:     gemma3.GGUF, // no GGUF architecture is registered yet
+		HF:       hf,
+		Blocks:   blocks,
+	})
+}
+
+// blocks returns the family's blocks. The MoE block of the 26B-A4B model
+// (enable_moe_block), MLPs of double width and bidirectional attention are
+// refused when parsing the config.
+func blocks(*config.Model) (model.Blocks, error) {
+	return model.Blocks{QKNorm: true, VNorm: true, PostNorms: true, EmbedScale: true, AttnScale: 1}, nil
+}

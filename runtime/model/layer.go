@@ -1,0 +1,121 @@
+package model
+
+import (
+	"github.com/mlxrun/mlx/runtime/kernels"
+)
+
+// Layer is one transformer block.
+type Layer struct {
+	AttnNorm, FFNNorm         []float32
+	PostAttnNorm, PostFFNNorm []float32 // sandwich norms, nil without
+	Q, K, V, O                *kernels.Matrix
+	QBias, KBias, VBias       []float32 // nil without biases
+	QNorm, KNorm, VNorm       []float32 // nil without per-head norms
+	Gate, Up, Down            *kernels.Matrix
+
+	// Per-layer input (Gemma 4), nil without: gate(x) activated times the
+	// layer's input, projected back, normalised and added to x.
+	PLGate, PLProj *kernels.Matrix
+	PLPostNorm     []float32
+	Scalar         float32 // the layer's output is multiplied by this, 0 for none
+
+	HeadDim, KVHeads int  // the layer's own head size and KV heads
+	KVLayer          int  // the cache layer the keys and values are in
+	Shared           bool // another layer computes the keys and values (K and V are nil)
+	KEqV             bool // the values are the keys before their norm and RoPE (V is nil)
+	Window           int  // sliding-window size in tokens, 0 for full attention
+	Local            bool // RoPE with the sliding-window layers' table
+}
+
+// Matrices returns the weight matrices of the layer; those it does not
+// have are nil.
+func (l *Layer) Matrices() [9]*kernels.Matrix {
+	return [9]*kernels.Matrix{l.Q, l.K, l.V, l.O, l.Gate, l.Up, l.Down, l.PLGate, l.PLProj}
+}
+
+// layer binds layer i.
+func (b *binder) layer(m *Model, n *Names, i int) Layer {
+	cfg, bl := m.Config, m.Blocks
+	hid := cfg.HiddenSize
+	hd, kvh, _ := cfg.LayerShape(i)
+	qDim, kvDim := cfg.Heads*hd, kvh*hd
+	l := Layer{
+		AttnNorm: b.norm(layer(n.AttnNorm, i), hid),
+		O:        b.matrix(layer(n.O, i), hid, qDim),
+		FFNNorm:  b.norm(layer(n.FFNNorm, i), hid),
+		Down:     b.matrix(layer(n.Down, i), hid, cfg.FFNSize),
+		HeadDim:  hd, KVHeads: kvh, KVLayer: i,
+		Shared: i >= cfg.Layers-cfg.KVSharedLayers,
+		KEqV:   cfg.KEqV && !cfg.LayerSliding(i),
+	}
+	switch {
+	case l.Shared:
+		l.KVLayer = sharedSource(m, i)
+		l.Q = b.matrix(layer(n.Q, i), qDim, hid)
+	case n.QKV != "" && b.src.Has(layer(n.QKV, i)):
+		b.split(layer(n.QKV, i), hid, []int{qDim, kvDim, kvDim}, &l.Q, &l.K, &l.V)
+	default:
+		l.Q, l.K = b.matrix(layer(n.Q, i), qDim, hid), b.matrix(layer(n.K, i), kvDim, hid)
+		if !l.KEqV {
+			l.V = b.matrix(layer(n.V, i), kvDim, hid)
+		}
+	}
+	if n.GateUp != "" {
+		b.split(layer(n.GateUp, i), hid, []int{cfg.FFNSize, cfg.FFNSize}, &l.Gate, &l.Up)
+	} else {
+		l.Gate, l.Up = b.matrix(layer(n.Gate, i), cfg.FFNSize, hid), b.matrix(layer(n.Up, i), cfg.FFNSize, hid)
+	}
+	if (bl.QKVBias || cfg.AttentionBias) && !l.Shared {
+		l.QBias = b.vector(layer(n.QBias, i), qDim)
+		l.KBias = b.vector(layer(n.KBias, i), kvDim)
+		l.VBias = b.vector(layer(n.VBias, i), kvDim)
+	}
+	if bl.QKNorm {
+		l.QNorm = b.norm(layer(n.QNorm, i), hd)
+		if !l.Shared {
+			l.KNorm = b.norm(layer(n.KNorm, i), hd)
+		}
+	}
+	if bl.VNorm && !l.Shared {
+		l.VNorm = ones(hd)
+	}
+	if bl.PostNorms {
+		l.PostAttnNorm = b.norm(layer(n.PostAttnNorm, i), hid)
+		l.PostFFNNorm = b.norm(layer(n.PostFFNNorm, i), hid)
+	}
+	if p := cfg.PerLayerInput; p > 0 {
+		l.PLGate = b.matrix(layer(n.PLGate, i), p, hid)
+		l.PLProj = b.matrix(layer(n.PLProj, i), hid, p)
+		l.PLPostNorm = b.norm(layer(n.PLPostNorm, i), hid)
+	}
+	if n.LayerScalar != "" && b.src.Has(layer(n.LayerScalar, i)) {
+		if v := b.vector(layer(n.LayerScalar, i), 1); v != nil && v[0] != 1 {
+			l.Scalar = v[0]
+		}
+	}
+	if cfg.LayerSliding(i) {
+		l.Window, l.Local = cfg.SlidingWindow, m.ropeLocal != nil
+	}
+	return l
+}
+
+// sharedSource returns the cache layer a KV-shared layer i reads: that of
+// the last layer of its type (sliding or full) before the shared ones.
+func sharedSource(m *Model, i int) int {
+	cfg := m.Config
+	for j := cfg.Layers - cfg.KVSharedLayers - 1; j >= 0; j-- {
+		if cfg.LayerSliding(j) == cfg.LayerSliding(i) {
+			return j
+		}
+	}
+	return -1
+}
+
+// ones returns n ones: the weight of a norm that has none.
+func ones(n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = 1
+	}
+	return v
+}
