@@ -201,3 +201,19 @@ func TestModelLoadable(t *testing.T) {
 		t.Errorf("a model of the cache: %d %s", status, b)
 	}
 }
+
+// TestHealthWhileStarting: once told that models will load, /health
+// answers 503 until Preload has loaded them, even before Preload runs.
+func TestHealthWhileStarting(t *testing.T) {
+	ts, _ := startFake(t, "ok", Options{})
+	ts.Starting(1)
+	if status, b, _ := ts.do(t, "GET", "/health", ""); status != http.StatusServiceUnavailable {
+		t.Fatalf("before Preload: %d %s", status, b)
+	}
+	if err := ts.Preload(context.Background(), "m"); err != nil {
+		t.Fatal(err)
+	}
+	if status, b, _ := ts.do(t, "GET", "/health", ""); status != http.StatusOK {
+		t.Fatalf("after Preload: %d %s", status, b)
+	}
+}

@@ -184,11 +184,17 @@ type discardLogger struct{}
 // Printf implements fasthttp.Logger.
 func (discardLogger) Printf(string, ...any) {}
 
+// Starting tells the server that Preload will load n models: /health
+// answers 503 from now until Preload returns. Call it before Serve when
+// Preload runs alongside, so that no health check finds the server ready
+// before its models.
+func (s *Server) Starting(n int) { s.starting.Store(int32(n)) }
+
 // Preload loads the models named at start, in order; they are never
 // unloaded while the server runs. /health answers 503 until it returns.
 // The first error stops it.
 func (s *Server) Preload(ctx context.Context, refs ...string) error {
-	s.starting.Add(int32(len(refs)))
+	s.starting.Store(int32(len(refs)))
 	defer s.starting.Store(0)
 	for _, ref := range refs {
 		_, release, err := s.models.acquire(ctx, ref, true)
