@@ -104,9 +104,22 @@ func (g *chatGenerator) Chat(ctx context.Context, req tui.ChatRequest, emit func
 	if err := emit(first); err != nil {
 		return stats, err
 	}
-	res, err := g.e.Generate(ctx, runtime.Request{Prompt: ids, Params: g.params(req.Settings)}, func(ev runtime.Event) error {
-		return emit(tui.Delta{Text: ev.Text, Tokens: len(ev.Tokens)})
+	var ht *harmonyText // the channels of a Harmony model, made into <think> and text
+	if isHarmony(g.ts) {
+		ht = newHarmonyText()
+	}
+	res, err := g.e.Generate(ctx, runtime.Request{Prompt: ids, Params: g.params(req.Settings), KeepSpecial: ht != nil}, func(ev runtime.Event) error {
+		text := ev.Text
+		if ht != nil {
+			text = ht.feed(text)
+		}
+		return emit(tui.Delta{Text: text, Tokens: len(ev.Tokens)})
 	})
+	if ht != nil && err == nil {
+		if rest := ht.flush(); rest != "" {
+			err = emit(tui.Delta{Text: rest})
+		}
+	}
 	stats.PromptTokens, stats.CompletionTokens = res.Usage.Prompt, res.Usage.Completion
 	stats.ContextUsed = res.Usage.Prompt + res.Usage.Completion
 	stats.TokensPerSecond = res.Timings.DecodeRate()

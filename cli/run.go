@@ -135,22 +135,35 @@ func runPrompt(ctx context.Context, cmd *cobra.Command, ref, text string, o runO
 		return err
 	}
 	defer e.Close()
-	ids, err := promptIDs(ctx, cmd.ErrOrStderr(), e, path, text, o)
+	ids, harmony, err := promptIDs(ctx, cmd.ErrOrStderr(), e, path, text, o)
 	if err != nil {
 		return err
 	}
 	out := bufio.NewWriter(cmd.OutOrStdout())
 	last := ""
-	res, err := e.Generate(ctx, runtime.Request{Prompt: ids, Params: runParams(cmd.Flags(), o, e)}, func(ev runtime.Event) error {
-		if ev.Text == "" {
+	write := func(text string) error {
+		if text == "" {
 			return nil
 		}
-		last = ev.Text
-		if _, err := out.WriteString(ev.Text); err != nil {
+		last = text
+		if _, err := out.WriteString(text); err != nil {
 			return err
 		}
 		return out.Flush()
+	}
+	var ht *harmonyText // the channels of a Harmony model, made into <think> and text
+	if harmony {
+		ht = newHarmonyText()
+	}
+	res, err := e.Generate(ctx, runtime.Request{Prompt: ids, Params: runParams(cmd.Flags(), o, e), KeepSpecial: harmony}, func(ev runtime.Event) error {
+		if ht != nil {
+			return write(ht.feed(ev.Text))
+		}
+		return write(ev.Text)
 	})
+	if ht != nil && err == nil {
+		err = write(ht.flush())
+	}
 	if last != "" && !strings.HasSuffix(last, "\n") {
 		// A text file, and the shell's next prompt, start on a line of their own.
 		out.WriteString("\n")
@@ -170,19 +183,19 @@ func runPrompt(ctx context.Context, cmd *cobra.Command, ref, text string, o runO
 }
 
 // promptIDs renders the message with the model's chat template (or takes it
-// raw) and tokenizes it.
-func promptIDs(ctx context.Context, stderr io.Writer, e *runtime.Engine, ref, text string, o runOptions) ([]int32, error) {
+// raw) and tokenizes it; harmony reports a Harmony template (gpt-oss).
+func promptIDs(ctx context.Context, stderr io.Writer, e *runtime.Engine, ref, text string, o runOptions) (ids []int32, harmony bool, err error) {
 	tok := e.Tokenizer()
 	if o.raw {
-		return toInt32(tok.Encode(text, true)), nil
+		return toInt32(tok.Encode(text, true)), false, nil
 	}
 	ts, err := chat.Load(ref)
 	if errors.Is(err, chat.ErrNoTemplate) {
 		fmt.Fprintln(stderr, "mlx: the model has no chat template; giving it the text as it is")
-		return toInt32(tok.Encode(text, true)), nil
+		return toInt32(tok.Encode(text, true)), false, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var msgs []chat.Message
 	if o.system != "" {
@@ -191,9 +204,9 @@ func promptIDs(ctx context.Context, stderr io.Writer, e *runtime.Engine, ref, te
 	msgs = append(msgs, chat.Message{Role: "user", Content: chat.Text(text)})
 	prompt, err := ts.Render(ctx, chat.Input{Messages: msgs, AddGenerationPrompt: true})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return toInt32(tok.Encode(prompt, false)), nil
+	return toInt32(tok.Encode(prompt, false)), isHarmony(ts), nil
 }
 
 func toInt32(ids []int) []int32 {
