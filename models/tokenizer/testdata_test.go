@@ -15,22 +15,33 @@ type vocabCase struct {
 	ids  []int
 }
 
-// readVocabCases reads NAME.gguf.inp and NAME.gguf.out.
+// readVocabCases reads NAME.gguf.inp and NAME.gguf.out of testdata/vocab.
 func readVocabCases(t *testing.T, name string) []vocabCase {
 	t.Helper()
-	inp, err := os.ReadFile(fixture.Path(t, "vocab", name+".gguf.inp"))
+	return readVectors(t, fixture.Path(t, "vocab", name+".gguf"))
+}
+
+// readVectors reads the vectors GGUF.inp and GGUF.out next to a
+// vocabulary file.
+func readVectors(t *testing.T, gguf string) []vocabCase {
+	t.Helper()
+	inp, err := os.ReadFile(gguf + ".inp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := os.ReadFile(fixture.Path(t, "vocab", name+".gguf.out"))
+	out, err := os.ReadFile(gguf + ".out")
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Inputs end with a separator line, except that the last one may end
+	// at the end of the file instead.
 	texts := strings.Split(string(inp), "\n__ggml_vocab_test__\n")
-	texts = texts[:len(texts)-1]
+	if texts[len(texts)-1] == "" {
+		texts = texts[:len(texts)-1]
+	}
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	if len(texts) != len(lines) {
-		t.Fatalf("%s: %d inputs but %d outputs", name, len(texts), len(lines))
+		t.Fatalf("%s: %d inputs but %d outputs", gguf, len(texts), len(lines))
 	}
 	cases := make([]vocabCase, len(texts))
 	for i, text := range texts {

@@ -16,9 +16,9 @@ func loadVocab(t *testing.T, name string) *Tokenizer {
 	return cachedLoad(t, fixture.Path(t, "vocab", "ggml-vocab-"+name+".gguf"))
 }
 
-// checkCases encodes every case without special tokens and reports how many
-// match the expected ids.
-func checkCases(t *testing.T, tok *Tokenizer, cases []vocabCase) {
+// checkCases encodes every case without special tokens, reports each
+// mismatch and returns how many match the expected ids.
+func checkCases(t *testing.T, tok *Tokenizer, cases []vocabCase) int {
 	t.Helper()
 	passed := 0
 	for _, c := range cases {
@@ -30,6 +30,7 @@ func checkCases(t *testing.T, tok *Tokenizer, cases []vocabCase) {
 		t.Errorf("%q:\n got %v\nwant %v", c.text, got, c.ids)
 	}
 	t.Logf("%s: %d/%d cases pass", tok.Source(), passed, len(cases))
+	return passed
 }
 
 func TestGGUFVocabConformance(t *testing.T) {
