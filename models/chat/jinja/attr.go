@@ -181,16 +181,25 @@ func sliceIndices(n int, start, stop, step Value) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	var idx []int
-	for i := lo; (st > 0 && i < hi) || (st < 0 && i > hi); i += st {
-		idx = append(idx, i)
+	count := 0
+	switch {
+	case st > 0 && hi > lo:
+		count = (hi - lo + st - 1) / st
+	case st < 0 && lo > hi:
+		count = (lo - hi - st - 1) / -st
+	}
+	idx := make([]int, count)
+	for k := range idx {
+		idx[k] = lo + k*st
 	}
 	return idx, nil
 }
 
 // sliceValue is obj[start:stop:step]. jinja2 compiles slices to plain
-// Python subscripts, so errors are raised rather than made undefined.
-func sliceValue(obj, start, stop, step Value) (Value, error) {
+// Python subscripts, so errors are raised rather than made undefined. The
+// copy is charged to the memory budget before it is made; a string sliced
+// with step 1 is a substring and copies nothing.
+func (r *renderer) sliceValue(obj, start, stop, step Value) (Value, error) {
 	var src []Value
 	switch obj.kind {
 	case KindUndefined:
@@ -209,11 +218,24 @@ func sliceValue(obj, start, stop, step Value) (Value, error) {
 	default:
 		return Value{}, typeErr("'%s' object is not subscriptable", typeName(obj))
 	}
+	if obj.kind == KindString && (step.kind == KindNone || step.isIntLike() && step.n == 1) {
+		if err := r.step(int64(len(obj.s) / 64)); err != nil {
+			return Value{}, err
+		}
+		return substring(obj, start, stop)
+	}
 	var rs []rune
 	n := len(src)
+	cost := int64(n) * (valueSize + 8) // the items and their indices
+	if obj.kind == KindString {
+		n = runeLen(obj.s)
+		cost = int64(n) * 20 // the runes, their indices, the copy and the result
+	}
+	if err := r.useMem(cost); err != nil {
+		return Value{}, err
+	}
 	if obj.kind == KindString {
 		rs = []rune(obj.s)
-		n = len(rs)
 	}
 	idx, err := sliceIndices(n, start, stop, step)
 	if err != nil {
@@ -234,6 +256,26 @@ func sliceValue(obj, start, stop, step Value) (Value, error) {
 		return rangeSlice(obj.ref.(*iterator), start, stop, step, out), nil
 	}
 	return Value{kind: obj.kind, items: out}, nil
+}
+
+// substring is s[start:stop], found by walking the runes once.
+func substring(s, start, stop Value) (Value, error) {
+	lo, hi, _, err := sliceBounds(runeLen(s.s), start, stop, None())
+	if err != nil || hi <= lo {
+		return Value{kind: KindString, safe: s.safe}, err
+	}
+	from, to, k := len(s.s), len(s.s), 0
+	for i := range s.s {
+		if k == lo {
+			from = i
+		}
+		if k == hi {
+			to = i
+			break
+		}
+		k++
+	}
+	return Value{kind: KindString, s: s.s[from:to], safe: s.safe}, nil
 }
 
 // rangeSlice is a slice of a range, itself a range.

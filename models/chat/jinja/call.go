@@ -33,7 +33,7 @@ func (f *funcObj) repr() string {
 // such as raise_exception. An error it returns stops rendering; return
 // RaiseError(msg) to fail with exactly msg.
 func Func(name string, fn func(args []Value, kwargs []Kwarg) (Value, error)) Value {
-	return Value{kind: KindObject, ref: &funcObj{name: name, fn: func(_ *renderer, a []Value, kw []Kwarg) (Value, error) {
+	return Value{kind: KindObject, ref: &funcObj{name: name, fn: func(r *renderer, a []Value, kw []Kwarg) (Value, error) {
 		v, err := fn(a, kw)
 		if err != nil {
 			if _, ok := err.(*Error); !ok {
@@ -84,7 +84,7 @@ func (r *renderer) evalArgs(a *callArgs, sc *scope) ([]Value, []Kwarg, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		items, err := iterate(v)
+		items, err := r.iterate(v)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -229,7 +229,7 @@ func (r *renderer) evalSlice(obj Value, s *sliceExpr, sc *scope) (Value, error) 
 		}
 		parts[i] = v
 	}
-	return sliceValue(obj, parts[0], parts[1], parts[2])
+	return r.sliceValue(obj, parts[0], parts[1], parts[2])
 }
 
 func (r *renderer) evalTest(t *testExpr, sc *scope) (Value, error) {

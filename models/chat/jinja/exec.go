@@ -3,6 +3,7 @@ package jinja
 import (
 	"context"
 	"errors"
+	"unsafe"
 )
 
 type renderer struct {
@@ -14,6 +15,8 @@ type renderer struct {
 	maxSteps  int64
 	maxOutput int
 	maxDepth  int
+	mem       int64 // bytes of strings, lists and dicts built so far
+	maxMem    int64
 	depth     int
 	nest      int // eval and exec frames in progress
 }
@@ -35,6 +38,9 @@ func newRenderer(ctx context.Context, name string, o *Options) *renderer {
 	}
 	if r.maxDepth <= 0 {
 		r.maxDepth = DefaultMaxCallDepth
+	}
+	if r.maxMem = o.MaxMemory; r.maxMem <= 0 {
+		r.maxMem = DefaultMaxMemory
 	}
 	if r.ctx == nil {
 		r.ctx = context.Background()
@@ -64,12 +70,48 @@ func (r *renderer) step(n int64) error {
 }
 
 // checkLen rejects a string or list of n bytes or elements before it is
-// built, and charges the copy.
+// built, and charges the copy. Strings are charged to the memory budget
+// here; lists through useItems.
 func (r *renderer) checkLen(n int) error {
 	if n > r.maxOutput {
 		return limitErr("value of %d bytes or items exceeds the %d limit", n, r.maxOutput)
 	}
+	if err := r.useMem(int64(n)); err != nil {
+		return err
+	}
 	return r.step(int64(n / 64))
+}
+
+// valueSize is the bytes one element of a list, tuple or dict takes.
+const valueSize = int64(unsafe.Sizeof(Value{}))
+
+// checkItems rejects a list of n elements past the size of any one value
+// before it is built, and charges it.
+func (r *renderer) checkItems(n int) error {
+	if n > r.maxOutput {
+		return limitErr("list of %d items exceeds the %d limit", n, r.maxOutput)
+	}
+	return r.useItems(n)
+}
+
+// useItems charges n list, tuple or dict elements about to be built to
+// the memory budget and to the step budget.
+func (r *renderer) useItems(n int) error {
+	if err := r.useMem(int64(n) * valueSize); err != nil {
+		return err
+	}
+	return r.step(int64(n / 64))
+}
+
+// useMem charges n bytes about to be allocated to the render's memory
+// budget. The budget counts everything a render builds, garbage included,
+// so it bounds the memory a render can hold at any time.
+func (r *renderer) useMem(n int64) error {
+	if n < 0 || n > r.maxMem-r.mem {
+		return limitErr("template would use more than %d bytes of memory (strings, lists and dicts)", r.maxMem)
+	}
+	r.mem += n
+	return nil
 }
 
 type ctrl uint8
@@ -221,7 +263,7 @@ func (r *renderer) assign(target expr, v Value, sc *scope) error {
 		ns.d.Set(t.attr, v)
 		return nil
 	case *tupleExpr:
-		items, err := unpack(v, len(t.items))
+		items, err := r.unpack(v, len(t.items))
 		if err != nil {
 			return err
 		}
@@ -236,8 +278,8 @@ func (r *renderer) assign(target expr, v Value, sc *scope) error {
 }
 
 // unpack is Python's sequence unpacking into n targets.
-func unpack(v Value, n int) ([]Value, error) {
-	items, err := iterate(v)
+func (r *renderer) unpack(v Value, n int) ([]Value, error) {
+	items, err := r.iterate(v)
 	if err != nil {
 		return nil, typeErr("cannot unpack non-iterable %s object", typeName(v))
 	}

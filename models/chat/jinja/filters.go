@@ -44,10 +44,10 @@ func init() {
 		"replace":   sig("do_replace", []string{"old", "new", "count"}, filterReplace),
 		"reverse":   sig("do_reverse", nil, filterReverse),
 		"round":     sig("do_round", []string{"precision", "method"}, filterRound),
-		"safe":      sig("do_mark_safe", nil, func(_ *renderer, v Value, _ bound) (Value, error) { return Markup(str(v)), nil }),
+		"safe":      sig("do_mark_safe", nil, func(r *renderer, v Value, _ bound) (Value, error) { return Markup(str(v)), nil }),
 		"slice":     sig("do_slice", []string{"slices", "fill_with"}, filterSlice),
 		"sort":      sig("do_sort", []string{"reverse", "case_sensitive", "attribute"}, filterSort),
-		"string":    sig("soft_str", nil, func(_ *renderer, v Value, _ bound) (Value, error) { return softStr(v), nil }),
+		"string":    sig("soft_str", nil, func(r *renderer, v Value, _ bound) (Value, error) { return softStr(v), nil }),
 		"striptags": sig("do_striptags", nil, filterStriptags),
 		"sum":       sig("do_sum", []string{"attribute", "start"}, filterSum),
 		"title":     strFilter(jinjaTitle),
@@ -87,7 +87,7 @@ func softStr(v Value) Value {
 }
 
 func strFilter(fn func(string) string) filterFunc {
-	return sig("filter", nil, func(_ *renderer, v Value, _ bound) (Value, error) {
+	return sig("filter", nil, func(r *renderer, v Value, _ bound) (Value, error) {
 		s := softStr(v)
 		return sameKind(s, fn(s.s)), nil
 	})
@@ -129,7 +129,7 @@ func filterCenter(r *renderer, v Value, a bound) (Value, error) {
 	return sameKind(s, pad(s.s, w, ' ', '^')), nil
 }
 
-func filterDefault(_ *renderer, v Value, a bound) (Value, error) {
+func filterDefault(r *renderer, v Value, a bound) (Value, error) {
 	if v.kind == KindUndefined || (truth(a.get(1, Bool(false))) && !truth(v)) {
 		return a.get(0, String("")), nil
 	}
@@ -150,7 +150,7 @@ func filterReplace(r *renderer, v Value, a bound) (Value, error) {
 	return replaceChecked(r, String(str(v)), str(a.get(0, None())), str(a.get(1, None())), n)
 }
 
-func filterTrim(_ *renderer, v Value, a bound) (Value, error) {
+func filterTrim(r *renderer, v Value, a bound) (Value, error) {
 	f, err := stripChars(a.get(0, None()), "strip")
 	if err != nil {
 		return Value{}, err
@@ -202,7 +202,7 @@ func filterIndent(r *renderer, v Value, a bound) (Value, error) {
 	return sameKind(v, out), nil
 }
 
-func filterTruncate(_ *renderer, v Value, a bound) (Value, error) {
+func filterTruncate(r *renderer, v Value, a bound) (Value, error) {
 	s := []rune(str(v))
 	length, err := intArg(a.get(0, Int(255)), 255)
 	if err != nil {
@@ -232,7 +232,7 @@ func filterTruncate(_ *renderer, v Value, a bound) (Value, error) {
 	return String(cut + end), nil
 }
 
-func filterWordcount(_ *renderer, v Value, _ bound) (Value, error) {
+func filterWordcount(r *renderer, v Value, _ bound) (Value, error) {
 	n, in := 0, false
 	for _, r := range str(v) {
 		w := r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)

@@ -10,14 +10,14 @@ var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "'
 
 func htmlEscape(s string) string { return htmlEscaper.Replace(s) }
 
-func filterEscape(_ *renderer, v Value, _ bound) (Value, error) {
+func filterEscape(r *renderer, v Value, _ bound) (Value, error) {
 	if v.kind == KindString && v.safe {
 		return v, nil
 	}
 	return Markup(htmlEscape(str(v))), nil
 }
 
-func filterForceEscape(_ *renderer, v Value, _ bound) (Value, error) {
+func filterForceEscape(r *renderer, v Value, _ bound) (Value, error) {
 	return Markup(htmlEscape(str(v))), nil
 }
 
@@ -26,7 +26,7 @@ var (
 	stripTags     = regexp.MustCompile(`(?s)<.*?>`)
 )
 
-func filterStriptags(_ *renderer, v Value, _ bound) (Value, error) {
+func filterStriptags(r *renderer, v Value, _ bound) (Value, error) {
 	s := stripTags.ReplaceAllString(stripComments.ReplaceAllString(str(v), ""), "")
 	s = strings.Join(strings.FieldsFunc(s, isSpace), " ")
 	return String(html.UnescapeString(s)), nil
@@ -54,19 +54,19 @@ func urlQuote(v Value, forQS bool) string {
 	return b.String()
 }
 
-func filterURLEncode(_ *renderer, v Value, _ bound) (Value, error) {
+func filterURLEncode(r *renderer, v Value, _ bound) (Value, error) {
 	var pairs []Value
 	switch v.kind {
 	case KindDict:
 		pairs = dictItems(v.ref.(*Dict))
 	case KindList, KindTuple, KindIter:
-		pairs, _ = iterate(v)
+		pairs, _ = r.iterate(v)
 	default:
 		return String(urlQuote(v, false)), nil
 	}
 	parts := make([]string, len(pairs))
 	for i, p := range pairs {
-		kv, err := unpack(p, 2)
+		kv, err := r.unpack(p, 2)
 		if err != nil {
 			return Value{}, err
 		}
@@ -77,7 +77,7 @@ func filterURLEncode(_ *renderer, v Value, _ bound) (Value, error) {
 
 var badAttrKey = regexp.MustCompile(`[\s/>=]`)
 
-func filterXMLAttr(_ *renderer, v Value, a bound) (Value, error) {
+func filterXMLAttr(r *renderer, v Value, a bound) (Value, error) {
 	d, ok := v.AsDict()
 	if !ok {
 		return Value{}, newErr(ErrRuntime, "AttributeError", "'%s' object has no attribute 'items'", typeName(v))
@@ -101,7 +101,7 @@ func filterXMLAttr(_ *renderer, v Value, a bound) (Value, error) {
 	return String(s), nil
 }
 
-func filterAttr(_ *renderer, v Value, a bound) (Value, error) {
+func filterAttr(r *renderer, v Value, a bound) (Value, error) {
 	if v.kind == KindUndefined {
 		return Value{}, v.undefinedError()
 	}
@@ -134,7 +134,7 @@ func filterToJSON(r *renderer, v Value, a bound) (Value, error) {
 		o.itemSep = ","
 	}
 	if sep := a.get(2, None()); sep.kind != KindNone {
-		parts, err := unpack(sep, 2)
+		parts, err := r.unpack(sep, 2)
 		if err != nil {
 			return Value{}, err
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-func filterAbs(_ *renderer, v Value, _ bound) (Value, error) {
+func filterAbs(r *renderer, v Value, _ bound) (Value, error) {
 	switch v.kind {
 	case KindBool, KindInt:
 		if v.n == math.MinInt64 {
@@ -73,7 +73,7 @@ func parsePyFloat(s string) (float64, bool) {
 	return f, true
 }
 
-func filterInt(_ *renderer, v Value, a bound) (Value, error) {
+func filterInt(r *renderer, v Value, a bound) (Value, error) {
 	def := a.get(0, Int(0))
 	base, err := intArg(a.get(1, Int(10)), 10)
 	if err != nil {
@@ -99,7 +99,7 @@ func filterInt(_ *renderer, v Value, a bound) (Value, error) {
 	return def, nil
 }
 
-func filterFloat(_ *renderer, v Value, a bound) (Value, error) {
+func filterFloat(r *renderer, v Value, a bound) (Value, error) {
 	switch v.kind {
 	case KindString:
 		if f, ok := parsePyFloat(v.s); ok {
@@ -111,7 +111,7 @@ func filterFloat(_ *renderer, v Value, a bound) (Value, error) {
 	return a.get(0, Float(0)), nil
 }
 
-func filterRound(_ *renderer, v Value, a bound) (Value, error) {
+func filterRound(r *renderer, v Value, a bound) (Value, error) {
 	method := str(a.get(1, String("common")))
 	if method != "common" && method != "ceil" && method != "floor" {
 		return Value{}, newErr(ErrRuntime, "FilterArgumentError", "method must be common, ceil or floor")
@@ -163,7 +163,7 @@ func roundFloat(f float64, n int) float64 {
 	return r
 }
 
-func filterFilesize(_ *renderer, v Value, a bound) (Value, error) {
+func filterFilesize(r *renderer, v Value, a bound) (Value, error) {
 	var size float64
 	switch {
 	case v.isNumber():

@@ -71,7 +71,7 @@ func filterMap(r *renderer, v Value, args []Value, kw []Kwarg) (Value, error) {
 	if !truth(v) {
 		return generator(nil), nil
 	}
-	items, err := iterate(v)
+	items, err := r.iterate(v)
 	if err != nil {
 		return Value{}, err
 	}
@@ -131,7 +131,7 @@ func selectFilter(keep, byAttr bool) filterFunc {
 		if !truth(v) {
 			return generator(nil), nil
 		}
-		items, err := iterate(v)
+		items, err := r.iterate(v)
 		if err != nil {
 			return Value{}, err
 		}
@@ -170,8 +170,8 @@ func selectFilter(keep, byAttr bool) filterFunc {
 	}
 }
 
-func filterSort(_ *renderer, v Value, a bound) (Value, error) {
-	items, err := iterate(v)
+func filterSort(r *renderer, v Value, a bound) (Value, error) {
+	items, err := r.iterate(v)
 	if err != nil {
 		return Value{}, err
 	}
@@ -211,8 +211,8 @@ func filterSort(_ *renderer, v Value, a bound) (Value, error) {
 	return List(items...), err
 }
 
-func filterUnique(_ *renderer, v Value, a bound) (Value, error) {
-	items, err := iterate(v)
+func filterUnique(r *renderer, v Value, a bound) (Value, error) {
+	items, err := r.iterate(v)
 	if err != nil {
 		return Value{}, err
 	}
@@ -237,8 +237,8 @@ func filterUnique(_ *renderer, v Value, a bound) (Value, error) {
 }
 
 func minMax(isMax bool) func(*renderer, Value, bound) (Value, error) {
-	return func(_ *renderer, v Value, a bound) (Value, error) {
-		items, err := iterate(v)
+	return func(r *renderer, v Value, a bound) (Value, error) {
+		items, err := r.iterate(v)
 		if err != nil {
 			return Value{}, err
 		}
@@ -273,7 +273,7 @@ func minMax(isMax bool) func(*renderer, Value, bound) (Value, error) {
 }
 
 func filterJoin(r *renderer, v Value, a bound) (Value, error) {
-	items, err := iterate(v)
+	items, err := r.iterate(v)
 	if err != nil {
 		return Value{}, err
 	}
@@ -296,7 +296,7 @@ func filterJoin(r *renderer, v Value, a bound) (Value, error) {
 }
 
 func filterSum(r *renderer, v Value, a bound) (Value, error) {
-	items, err := iterate(v)
+	items, err := r.iterate(v)
 	if err != nil {
 		return Value{}, err
 	}
@@ -323,11 +323,11 @@ func filterSum(r *renderer, v Value, a bound) (Value, error) {
 // groupTuple is the (grouper, list) named tuple of groupby.
 type groupTuple struct{ grouper, list Value }
 
-func filterGroupby(_ *renderer, v Value, a bound) (Value, error) {
+func filterGroupby(r *renderer, v Value, a bound) (Value, error) {
 	if !a.has(0) {
 		return Value{}, required("do_groupby", "attribute")
 	}
-	items, err := iterate(v)
+	items, err := r.iterate(v)
 	if err != nil {
 		return Value{}, err
 	}

@@ -5,20 +5,20 @@ import (
 	"sort"
 )
 
-func filterLength(_ *renderer, v Value, _ bound) (Value, error) {
+func filterLength(r *renderer, v Value, _ bound) (Value, error) {
 	n, err := length(v)
 	return Int(int64(n)), err
 }
 
-func filterList(_ *renderer, v Value, _ bound) (Value, error) {
-	items, err := iterate(v)
+func filterList(r *renderer, v Value, _ bound) (Value, error) {
+	items, err := r.iterate(v)
 	if err != nil {
 		return Value{}, err
 	}
 	return List(append([]Value(nil), items...)...), nil
 }
 
-func filterFirst(_ *renderer, v Value, _ bound) (Value, error) {
+func filterFirst(r *renderer, v Value, _ bound) (Value, error) {
 	if v.kind == KindIter {
 		it := v.ref.(*iterator)
 		if it.sized {
@@ -31,7 +31,7 @@ func filterFirst(_ *renderer, v Value, _ bound) (Value, error) {
 		}
 		return undefHint("No first item, sequence was empty."), nil
 	}
-	items, err := iterate(v)
+	items, err := r.iterate(v)
 	if err != nil {
 		return Value{}, err
 	}
@@ -42,7 +42,7 @@ func filterFirst(_ *renderer, v Value, _ bound) (Value, error) {
 }
 
 // reversible returns the items of a value Python's reversed() accepts.
-func reversible(v Value) ([]Value, bool) {
+func (r *renderer) reversible(v Value) ([]Value, bool) {
 	switch v.kind {
 	case KindIter:
 		if it := v.ref.(*iterator); it.sized {
@@ -50,14 +50,14 @@ func reversible(v Value) ([]Value, bool) {
 		}
 		return nil, false
 	case KindUndefined, KindString, KindList, KindTuple, KindDict:
-		items, err := iterate(v)
+		items, err := r.iterate(v)
 		return items, err == nil
 	}
 	return nil, false
 }
 
-func filterLast(_ *renderer, v Value, _ bound) (Value, error) {
-	items, ok := reversible(v)
+func filterLast(r *renderer, v Value, _ bound) (Value, error) {
+	items, ok := r.reversible(v)
 	if !ok {
 		return Value{}, typeErr("'%s' object is not reversible", typeName(v))
 	}
@@ -75,7 +75,7 @@ func reversed(items []Value) []Value {
 	return out
 }
 
-func filterReverse(_ *renderer, v Value, _ bound) (Value, error) {
+func filterReverse(r *renderer, v Value, _ bound) (Value, error) {
 	if v.kind == KindString {
 		r := []rune(v.s)
 		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
@@ -83,22 +83,22 @@ func filterReverse(_ *renderer, v Value, _ bound) (Value, error) {
 		}
 		return sameKind(v, string(r)), nil
 	}
-	if items, ok := reversible(v); ok {
+	if items, ok := r.reversible(v); ok {
 		typ := map[Kind]string{KindList: "list_reverseiterator", KindDict: "dict_reversekeyiterator"}[v.kind]
 		if typ == "" {
 			typ = "reversed"
 		}
 		return Value{kind: KindIter, ref: &iterator{typ: typ, items: reversed(items)}}, nil
 	}
-	items, err := iterate(v)
+	items, err := r.iterate(v)
 	if err != nil {
 		return Value{}, newErr(ErrRuntime, "FilterArgumentError", "argument must be iterable")
 	}
 	return List(reversed(items)...), nil
 }
 
-func filterRandom(_ *renderer, v Value, _ bound) (Value, error) {
-	items, err := iterate(v)
+func filterRandom(r *renderer, v Value, _ bound) (Value, error) {
+	items, err := r.iterate(v)
 	if err != nil {
 		return Value{}, err
 	}
@@ -108,7 +108,7 @@ func filterRandom(_ *renderer, v Value, _ bound) (Value, error) {
 	return items[rand.IntN(len(items))], nil
 }
 
-func filterBatch(_ *renderer, v Value, a bound) (Value, error) {
+func filterBatch(r *renderer, v Value, a bound) (Value, error) {
 	n, err := intArg(a.get(0, Value{}), 0)
 	if err != nil {
 		return Value{}, err
@@ -116,7 +116,7 @@ func filterBatch(_ *renderer, v Value, a bound) (Value, error) {
 	if !a.has(0) {
 		return Value{}, required("do_batch", "linecount")
 	}
-	items, err := iterate(v)
+	items, err := r.iterate(v)
 	if err != nil {
 		return Value{}, err
 	}
@@ -139,7 +139,7 @@ func filterBatch(_ *renderer, v Value, a bound) (Value, error) {
 	return generator(out), nil
 }
 
-func filterSlice(_ *renderer, v Value, a bound) (Value, error) {
+func filterSlice(r *renderer, v Value, a bound) (Value, error) {
 	if !a.has(0) {
 		return Value{}, required("do_slice", "slices")
 	}
@@ -147,7 +147,7 @@ func filterSlice(_ *renderer, v Value, a bound) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	items, err := iterate(v)
+	items, err := r.iterate(v)
 	if err != nil {
 		return Value{}, err
 	}
@@ -176,7 +176,7 @@ func filterSlice(_ *renderer, v Value, a bound) (Value, error) {
 	return generator(out), nil
 }
 
-func filterItems(_ *renderer, v Value, _ bound) (Value, error) {
+func filterItems(r *renderer, v Value, _ bound) (Value, error) {
 	if v.kind == KindUndefined {
 		return generator(nil), nil
 	}
@@ -187,7 +187,7 @@ func filterItems(_ *renderer, v Value, _ bound) (Value, error) {
 	return generator(dictItems(d)), nil
 }
 
-func filterDictsort(_ *renderer, v Value, a bound) (Value, error) {
+func filterDictsort(r *renderer, v Value, a bound) (Value, error) {
 	d, ok := v.AsDict()
 	if !ok {
 		if v.kind == KindUndefined {

@@ -64,7 +64,7 @@ func globalRange(r *renderer, args []Value, kw []Kwarg) (Value, error) {
 		return Value{}, newErr(ErrRuntime, "OverflowError",
 			"Range too big. The sandbox blocks ranges larger than MAX_RANGE (%d).", maxRange)
 	}
-	if err := r.step(count / 16); err != nil {
+	if err := r.useItems(int(count)); err != nil {
 		return Value{}, err
 	}
 	items := make([]Value, count)
@@ -75,7 +75,7 @@ func globalRange(r *renderer, args []Value, kw []Kwarg) (Value, error) {
 }
 
 // dictFrom is Python's dict(*args, **kwargs).
-func dictFrom(name string, args []Value, kw []Kwarg) (*Dict, error) {
+func (r *renderer) dictFrom(name string, args []Value, kw []Kwarg) (*Dict, error) {
 	if len(args) > 1 {
 		return nil, typeErr("%s expected at most 1 argument, got %d", name, len(args))
 	}
@@ -83,14 +83,17 @@ func dictFrom(name string, args []Value, kw []Kwarg) (*Dict, error) {
 	if len(args) == 1 {
 		src := args[0]
 		if sd, ok := src.AsDict(); ok {
+			if err := r.useItems(3 * sd.Len()); err != nil {
+				return nil, err
+			}
 			d = sd.copy()
 		} else {
-			items, err := iterate(src)
+			items, err := r.iterate(src)
 			if err != nil {
 				return nil, err
 			}
 			for i, it := range items {
-				pair, err := iterate(it)
+				pair, err := r.iterate(it)
 				if err != nil {
 					return nil, typeErr("cannot convert dictionary update sequence element #%d to a sequence", i)
 				}
@@ -109,8 +112,8 @@ func dictFrom(name string, args []Value, kw []Kwarg) (*Dict, error) {
 	return d, nil
 }
 
-func globalDict(_ *renderer, args []Value, kw []Kwarg) (Value, error) {
-	d, err := dictFrom("dict", args, kw)
+func globalDict(r *renderer, args []Value, kw []Kwarg) (Value, error) {
+	d, err := r.dictFrom("dict", args, kw)
 	if err != nil {
 		return Value{}, err
 	}
@@ -124,8 +127,8 @@ func (*namespace) typeName() string { return "Namespace" }
 func (*namespace) module() string   { return "jinja2.utils" }
 func (n *namespace) repr() string   { return repr(Value{kind: KindObject, ref: n}) }
 
-func globalNamespace(_ *renderer, args []Value, kw []Kwarg) (Value, error) {
-	d, err := dictFrom("dict", args, kw)
+func globalNamespace(r *renderer, args []Value, kw []Kwarg) (Value, error) {
+	d, err := r.dictFrom("dict", args, kw)
 	if err != nil {
 		return Value{}, err
 	}
@@ -161,7 +164,7 @@ func (c *cycler) attr(name string) (Value, bool) {
 	return Value{}, false
 }
 
-func globalCycler(_ *renderer, args []Value, kw []Kwarg) (Value, error) {
+func globalCycler(r *renderer, args []Value, kw []Kwarg) (Value, error) {
 	if len(kw) > 0 {
 		return Value{}, typeErr("cycler() got an unexpected keyword argument '%s'", kw[0].Name)
 	}
@@ -189,7 +192,7 @@ func (j *joiner) call() Value {
 	return String(j.sep)
 }
 
-func globalJoiner(_ *renderer, args []Value, kw []Kwarg) (Value, error) {
+func globalJoiner(r *renderer, args []Value, kw []Kwarg) (Value, error) {
 	p, err := bindArgs("joiner", []string{"sep"}, args, kw)
 	if err != nil {
 		return Value{}, err

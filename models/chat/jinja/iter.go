@@ -53,19 +53,25 @@ func (it *iterator) take() []Value {
 }
 
 // iterate returns the items Python's iter(v) would yield, consuming single
-// pass iterators.
-func iterate(v Value) ([]Value, error) {
+// pass iterators. The items are charged to the memory budget (the
+// characters of a string before they are built), since callers copy them
+// into new lists.
+func (r *renderer) iterate(v Value) ([]Value, error) {
 	switch v.kind {
 	case KindUndefined:
 		return nil, nil
 	case KindString:
+		if err := r.useItems(runeLen(v.s)); err != nil {
+			return nil, err
+		}
 		return stringChars(v), nil
 	case KindList, KindTuple:
-		return v.items, nil
+		return v.items, r.useItems(len(v.items))
 	case KindDict:
-		return v.ref.(*Dict).keys, nil
+		return v.ref.(*Dict).keys, r.useItems(v.ref.(*Dict).Len())
 	case KindIter:
-		return v.ref.(*iterator).take(), nil
+		items := v.ref.(*iterator).take()
+		return items, r.useItems(len(items))
 	}
 	return nil, typeErr("'%s' object is not iterable", typeName(v))
 }

@@ -53,7 +53,7 @@ func (l *loopObj) attr(name string) (Value, bool) {
 		}
 		return l.items[l.i+1], true
 	case "cycle":
-		return method("cycle", "LoopContext", func(_ *renderer, args []Value, kw []Kwarg) (Value, error) {
+		return method("cycle", "LoopContext", func(r *renderer, args []Value, kw []Kwarg) (Value, error) {
 			if len(kw) > 0 {
 				return Value{}, typeErr("cycle() got an unexpected keyword argument '%s'", kw[0].Name)
 			}
@@ -63,7 +63,7 @@ func (l *loopObj) attr(name string) (Value, bool) {
 			return args[l.i%len(args)], nil
 		}), true
 	case "changed":
-		return method("changed", "LoopContext", func(_ *renderer, args []Value, _ []Kwarg) (Value, error) {
+		return method("changed", "LoopContext", func(r *renderer, args []Value, _ []Kwarg) (Value, error) {
 			if l.seen && equal(Tuple(l.last...), Tuple(args...)) {
 				return Bool(false), nil
 			}
@@ -83,7 +83,7 @@ func (r *renderer) execFor(n *forNode, sc *scope) error {
 }
 
 func (r *renderer) runLoop(n *forNode, sc *scope, iterable Value, depth0 int) error {
-	items, err := iterate(iterable)
+	items, err := r.iterate(iterable)
 	if err != nil {
 		return err
 	}
@@ -161,5 +161,8 @@ func (r *renderer) captureFunc(fn func() error) (string, error) {
 	r.out = &output{b: &b, max: r.maxOutput}
 	err := fn()
 	r.out = saved
+	if err == nil {
+		err = r.useMem(int64(b.Len()))
+	}
 	return b.String(), err
 }

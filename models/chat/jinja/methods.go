@@ -31,7 +31,7 @@ func boundMethod(obj Value, name string, table map[string]methodFunc) (Value, bo
 var keywordMethods = map[string]bool{"split": true, "rsplit": true, "splitlines": true, "format": true}
 
 var dictMethods = map[string]methodFunc{
-	"get": func(_ *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
+	"get": func(r *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
 		if len(kw) > 0 {
 			return Value{}, typeErr("get() takes no keyword arguments")
 		}
@@ -47,26 +47,32 @@ var dictMethods = map[string]methodFunc{
 		}
 		return None(), nil
 	},
-	"items": func(_ *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
+	"items": func(r *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
 		if err := noArgs("items", args, kw); err != nil {
+			return Value{}, err
+		}
+		if err := r.useItems(3 * self.ref.(*Dict).Len()); err != nil {
 			return Value{}, err
 		}
 		return dictView("dict_items", dictItems(self.ref.(*Dict))), nil
 	},
-	"keys": func(_ *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
+	"keys": func(r *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
 		if err := noArgs("keys", args, kw); err != nil {
 			return Value{}, err
 		}
 		return dictView("dict_keys", self.ref.(*Dict).keys), nil
 	},
-	"values": func(_ *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
+	"values": func(r *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
 		if err := noArgs("values", args, kw); err != nil {
 			return Value{}, err
 		}
 		return dictView("dict_values", self.ref.(*Dict).vals), nil
 	},
-	"copy": func(_ *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
+	"copy": func(r *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
 		if err := noArgs("copy", args, kw); err != nil {
+			return Value{}, err
+		}
+		if err := r.useItems(3 * self.ref.(*Dict).Len()); err != nil {
 			return Value{}, err
 		}
 		return self.ref.(*Dict).copy().Value(), nil
@@ -88,7 +94,7 @@ func noArgs(name string, args []Value, kw []Kwarg) error {
 	return nil
 }
 
-func seqIndex(_ *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
+func seqIndex(r *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
 	if len(kw) > 0 || len(args) < 1 || len(args) > 3 {
 		return Value{}, typeErr("index expected between 1 and 3 arguments")
 	}
@@ -104,7 +110,7 @@ func seqIndex(_ *renderer, self Value, args []Value, kw []Kwarg) (Value, error) 
 	return Value{}, valueErr("%s is not in %s", repr(args[0]), typeName(self))
 }
 
-func seqCount(_ *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
+func seqCount(r *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
 	if len(kw) > 0 || len(args) != 1 {
 		return Value{}, typeErr("count() takes exactly one argument (%d given)", len(args))
 	}
@@ -128,8 +134,11 @@ func argOr(args []Value, i int) Value {
 var listMethods = map[string]methodFunc{
 	"index": seqIndex,
 	"count": seqCount,
-	"copy": func(_ *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
+	"copy": func(r *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
 		if err := noArgs("copy", args, kw); err != nil {
+			return Value{}, err
+		}
+		if err := r.useItems(len(self.items)); err != nil {
 			return Value{}, err
 		}
 		return List(append([]Value(nil), self.items...)...), nil
@@ -139,7 +148,7 @@ var listMethods = map[string]methodFunc{
 var tupleMethods = map[string]methodFunc{"index": seqIndex, "count": seqCount}
 
 var floatMethods = map[string]methodFunc{
-	"is_integer": func(_ *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
+	"is_integer": func(r *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
 		if err := noArgs("is_integer", args, kw); err != nil {
 			return Value{}, err
 		}

@@ -37,7 +37,7 @@ func intArg(v Value, def int64) (int64, error) {
 }
 
 func stripMethod(name string, left, right bool) methodFunc {
-	return strFn(name, []string{"chars"}, func(_ *renderer, s Value, a bound) (Value, error) {
+	return strFn(name, []string{"chars"}, func(r *renderer, s Value, a bound) (Value, error) {
 		f, err := stripChars(a.get(0, None()), name)
 		if err != nil {
 			return Value{}, err
@@ -54,9 +54,12 @@ func stripMethod(name string, left, right bool) methodFunc {
 }
 
 func splitMethod(name string, right bool) methodFunc {
-	return strFn(name, []string{"sep", "maxsplit"}, func(_ *renderer, s Value, a bound) (Value, error) {
+	return strFn(name, []string{"sep", "maxsplit"}, func(r *renderer, s Value, a bound) (Value, error) {
 		n, err := intArg(a.get(1, None()), -1)
 		if err != nil {
+			return Value{}, err
+		}
+		if err := r.useParts(splitCount(s.s, a.get(0, None()))); err != nil {
 			return Value{}, err
 		}
 		parts, err := pySplit(s.s, a.get(0, None()), n, right)
@@ -65,6 +68,30 @@ func splitMethod(name string, right bool) methodFunc {
 		}
 		return stringList(s, parts), nil
 	})
+}
+
+// splitCount bounds the parts split(sep) makes of s, counted before
+// splitting.
+func splitCount(s string, sep Value) int {
+	if sep.kind == KindString && sep.s != "" {
+		return strings.Count(s, sep.s) + 1
+	}
+	n := 1
+	for _, c := range s {
+		if unicode.IsSpace(c) {
+			n++
+		}
+	}
+	return n
+}
+
+// useParts charges a list of n strings: the strings' headers and the
+// list's elements.
+func (r *renderer) useParts(n int) error {
+	if err := r.useMem(16 * int64(n)); err != nil {
+		return err
+	}
+	return r.useItems(n)
 }
 
 func stringList(self Value, parts []string) Value {
@@ -76,7 +103,7 @@ func stringList(self Value, parts []string) Value {
 }
 
 func affixMethod(name string, suffix bool) methodFunc {
-	return strFn(name, []string{"prefix", "start", "end"}, func(_ *renderer, s Value, a bound) (Value, error) {
+	return strFn(name, []string{"prefix", "start", "end"}, func(r *renderer, s Value, a bound) (Value, error) {
 		lo, hi, err := runeRange(s.s, a.get(1, None()), a.get(2, None()))
 		if err != nil {
 			return Value{}, err
@@ -111,7 +138,7 @@ func affixMethod(name string, suffix bool) methodFunc {
 }
 
 func findMethod(name string, last, raise bool) methodFunc {
-	return strFn(name, []string{"sub", "start", "end"}, func(_ *renderer, s Value, a bound) (Value, error) {
+	return strFn(name, []string{"sub", "start", "end"}, func(r *renderer, s Value, a bound) (Value, error) {
 		sub, err := strArg(a.get(0, Value{}), name)
 		if err != nil {
 			return Value{}, err
@@ -139,11 +166,11 @@ func findMethod(name string, last, raise bool) methodFunc {
 }
 
 func caseMethod(fn func(string) string) methodFunc {
-	return strFn("", nil, func(_ *renderer, s Value, _ bound) (Value, error) { return sameKind(s, fn(s.s)), nil })
+	return strFn("", nil, func(r *renderer, s Value, _ bound) (Value, error) { return sameKind(s, fn(s.s)), nil })
 }
 
 func isMethod(fn func(string) bool) methodFunc {
-	return strFn("", nil, func(_ *renderer, s Value, _ bound) (Value, error) { return Bool(fn(s.s)), nil })
+	return strFn("", nil, func(r *renderer, s Value, _ bound) (Value, error) { return Bool(fn(s.s)), nil })
 }
 
 func padMethod(name string, align byte) methodFunc {

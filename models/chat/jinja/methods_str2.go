@@ -56,7 +56,7 @@ func replaceChecked(r *renderer, s Value, old, nw string, n int64) (Value, error
 	return sameKind(s, pyReplace(s.s, old, nw, n)), nil
 }
 
-func strCount(_ *renderer, s Value, a bound) (Value, error) {
+func strCount(r *renderer, s Value, a bound) (Value, error) {
 	sub, err := strArg(a.get(0, None()), "count")
 	if err != nil {
 		return Value{}, err
@@ -79,7 +79,7 @@ func strJoin(r *renderer, s Value, a bound) (Value, error) {
 	if !a.has(0) {
 		return Value{}, typeErr("join() takes exactly one argument (0 given)")
 	}
-	items, err := iterate(a.get(0, None()))
+	items, err := r.iterate(a.get(0, None()))
 	if err != nil {
 		return Value{}, typeErr("can only join an iterable")
 	}
@@ -99,7 +99,7 @@ func strJoin(r *renderer, s Value, a bound) (Value, error) {
 }
 
 func partitionMethod(name string, last bool) methodFunc {
-	return strFn(name, []string{"sep"}, func(_ *renderer, s Value, a bound) (Value, error) {
+	return strFn(name, []string{"sep"}, func(r *renderer, s Value, a bound) (Value, error) {
 		sep, err := strArg(a.get(0, None()), name)
 		if err != nil {
 			return Value{}, err
@@ -121,7 +121,10 @@ func partitionMethod(name string, last bool) methodFunc {
 	})
 }
 
-func strSplitlines(_ *renderer, s Value, a bound) (Value, error) {
+func strSplitlines(r *renderer, s Value, a bound) (Value, error) {
+	if err := r.useParts(strings.Count(s.s, "\n") + strings.Count(s.s, "\r") + 1); err != nil {
+		return Value{}, err
+	}
 	return stringList(s, pySplitlines(s.s, truth(a.get(0, Bool(false))))), nil
 }
 
@@ -145,7 +148,7 @@ func strZfill(r *renderer, s Value, a bound) (Value, error) {
 }
 
 func affixRemover(name string, fn func(string, string) string) methodFunc {
-	return strFn(name, []string{"affix"}, func(_ *renderer, s Value, a bound) (Value, error) {
+	return strFn(name, []string{"affix"}, func(r *renderer, s Value, a bound) (Value, error) {
 		p, err := strArg(a.get(0, None()), name)
 		if err != nil {
 			return Value{}, err

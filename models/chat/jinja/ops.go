@@ -197,7 +197,7 @@ func (r *renderer) add(a, b Value) (Value, error) {
 		}
 		return String(a.s + b.s), nil
 	case a.kind == KindList && b.kind == KindList, a.kind == KindTuple && b.kind == KindTuple:
-		if err := r.checkLen(len(a.items) + len(b.items)); err != nil {
+		if err := r.checkItems(len(a.items) + len(b.items)); err != nil {
 			return Value{}, err
 		}
 		items := make([]Value, 0, len(a.items)+len(b.items))
@@ -242,7 +242,11 @@ func (r *renderer) mul(a, b Value) (Value, error) {
 	if size > 0 && count > int64(r.maxOutput)/size+1 {
 		return Value{}, limitErr("repeated sequence would exceed %d bytes or items", r.maxOutput)
 	}
-	if err := r.checkLen(int(size * count)); err != nil {
+	check := r.checkItems
+	if seq.kind == KindString {
+		check = r.checkLen
+	}
+	if err := check(int(size * count)); err != nil {
 		return Value{}, err
 	}
 	if seq.kind == KindString {

@@ -6,7 +6,7 @@ type testFunc func(r *renderer, v Value, args []Value, kw []Kwarg) (bool, error)
 var testTable map[string]testFunc
 
 func unary(fn func(Value) bool) testFunc {
-	return func(_ *renderer, v Value, args []Value, kw []Kwarg) (bool, error) {
+	return func(r *renderer, v Value, args []Value, kw []Kwarg) (bool, error) {
 		if len(args)+len(kw) > 0 {
 			return false, typeErr("test takes 1 positional argument but %d were given", 1+len(args)+len(kw))
 		}
@@ -15,7 +15,7 @@ func unary(fn func(Value) bool) testFunc {
 }
 
 func binaryTest(name string, fn func(a, b Value) (bool, error)) testFunc {
-	return func(_ *renderer, v Value, args []Value, kw []Kwarg) (bool, error) {
+	return func(r *renderer, v Value, args []Value, kw []Kwarg) (bool, error) {
 		b, err := bind(name, []string{"other"}, args, kw)
 		if err != nil {
 			return false, err
@@ -32,7 +32,7 @@ func cmpTest(op string) testFunc {
 }
 
 func parity(odd bool) testFunc {
-	return func(_ *renderer, v Value, args []Value, kw []Kwarg) (bool, error) {
+	return func(r *renderer, v Value, args []Value, kw []Kwarg) (bool, error) {
 		if v.kind == KindUndefined {
 			return false, v.undefinedError()
 		}

@@ -9,7 +9,8 @@ import (
 
 // Default limits for Render.
 const (
-	DefaultMaxOutput    = 64 << 20 // bytes of output, and of any one string built
+	DefaultMaxOutput    = 64 << 20  // bytes of output, and of any one string built
+	DefaultMaxMemory    = 512 << 20 // bytes of strings, lists and dicts built by one render
 	DefaultMaxSteps     = 20_000_000
 	DefaultMaxCallDepth = 200
 	maxSourceBytes      = 8 << 20
@@ -33,6 +34,9 @@ type Options struct {
 	MaxSteps int64
 	// MaxCallDepth bounds nested macro calls and recursive loops.
 	MaxCallDepth int
+	// MaxMemory bounds the bytes of all the strings, lists and dicts one
+	// rendering builds, counted before each is built.
+	MaxMemory int64
 }
 
 // Parse parses a template; name is used in error messages.
