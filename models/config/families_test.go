@@ -38,7 +38,7 @@ func init() {
 // gemma4 is registered alone: its defaults turn on the keys only Gemma 4
 // configs have.
 func init() {
-	Register(Family{Arch: "gemma4", HF: []string{"Gemma4ForCausalLM"}, ModelTypes: []string{"gemma4_text"},
+	Register(Family{Arch: "gemma4", HF: []string{"Gemma4ForCausalLM"}, ModelTypes: []string{"gemma4_text"}, GGUF: []string{"gemma4"},
 		Vocab: 262144, Heads: 8, KVHeads: 4, HeadDim: 256, MaxPos: 131072, Eps: 1e-6, Theta: 1e6, LocalTheta: 10000,
 		Tie: true, Act: "gelu_pytorch_tanh", BOS: 2, EOS: 1, Sliding: KeySliding, Window: 512, Pattern: 6,
 		GlobalHeadDim: 512, PerLayerInput: 256, PerLayerVocab: 262144})

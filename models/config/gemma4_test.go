@@ -55,3 +55,29 @@ func TestFromHFJSONGemma4(t *testing.T) {
 		}
 	}
 }
+
+// TestFromGGUFGemma4 reads llama.cpp's Gemma 4 keys: head and rotary sizes
+// of each layer kind, the pattern as booleans, KV heads per layer, the
+// per-layer inputs, and rope_freqs turned back into proportional RoPE.
+func TestFromGGUFGemma4(t *testing.T) {
+	freqs := []float32{1, 1, 1, 1e30, 1e30, 1e30, 1e30, 1e30}
+	meta := llamaKVs("gemma4", "gemma4.attention.key_length", uint32(16), "gemma4.attention.key_length_swa", uint32(8),
+		"gemma4.rope.dimension_count", uint32(16), "gemma4.rope.dimension_count_swa", uint32(8),
+		"gemma4.attention.sliding_window", uint32(16), "gemma4.attention.sliding_window_pattern", []bool{true, false, true, false},
+		"gemma4.attention.head_count_kv", []uint32{2, 1, 2, 1}, "gemma4.attention.shared_kv_layers", uint32(2),
+		"gemma4.embedding_length_per_layer_input", uint32(4), "gemma4.rope.freq_base_swa", float32(10000))
+	m, err := FromGGUF(buildGGUF(t, meta, f32Tensor{"rope_freqs.weight", freqs},
+		f32Tensor{"blk.1.attn_k.weight", []float32{0}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.HeadDim != 8 || m.GlobalHeadDim != 16 || m.RopeDim != 8 || m.GlobalRopeDim != 6 || !m.RopeProportional ||
+		m.RopeScaling.Type != "" || m.SlidingPattern != 2 || m.KVHeads != 2 || m.GlobalKVHeads != 1 ||
+		m.KVSharedLayers != 2 || m.PerLayerInput != 4 || m.PerLayerVocab != 1000 || !m.KEqV {
+		t.Errorf("got %+v", m)
+	}
+	bad := set(meta, "gemma4.attention.head_count_kv", []uint32{2, 1, 1, 1})
+	if _, err := FromGGUF(buildGGUF(t, bad)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("KV heads that differ within a kind: error %v, want ErrInvalid", err)
+	}
+}

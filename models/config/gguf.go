@@ -90,7 +90,10 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	m.FFNSize = g.uint("feed_forward_length", 0, true)
 	m.ContextLength = g.uint("context_length", 0, true)
 	m.Heads = g.uint("attention.head_count", 0, true)
-	m.KVHeads = g.uint("attention.head_count_kv", m.Heads, false)
+	kvHeads := ggufLayerInts(g, "attention.head_count_kv")
+	if kvHeads == nil {
+		m.KVHeads = g.uint("attention.head_count_kv", m.Heads, false)
+	}
 	headDim := 0
 	if m.Heads > 0 && m.HiddenSize%m.Heads == 0 {
 		headDim = m.HiddenSize / m.Heads
@@ -106,6 +109,7 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	m.TieEmbeddings = !g.has("output.weight")
 	m.AttentionBias = fam.Bias || g.has("blk.0.attn_q.bias") || g.has("blk.0.attn_qkv.bias")
 	ggufGemma(g, fam, m)
+	ggufGlobal(g, m, kvHeads)
 	m.BOS, m.EOS = ggufTokens(f, m.VocabSize)
 	if v, ok := f.Uint("general.file_type"); ok && v <= math.MaxInt32 {
 		m.FileType = int(v)
@@ -116,12 +120,16 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	rope, err := ggufRope(g, m.RopeDim, m.ContextLength)
+	dim := m.RopeDim
+	if m.GlobalRopeDim > 0 {
+		dim = m.GlobalRopeDim // the scaling is the full-attention layers'
+	}
+	rope, err := ggufRope(g, dim, m.ContextLength)
 	if err != nil {
 		return nil, err
 	}
-	m.RopeScaling = rope
-	return m, m.RopeScaling.validate(m.RopeDim)
+	m.RopeScaling = ggufProportional(m, rope)
+	return m, m.Validate()
 }
 
 // ggufGemma reads the sliding window and the gemma-specific values.

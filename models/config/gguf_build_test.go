@@ -9,7 +9,8 @@ import (
 )
 
 // kvs is GGUF metadata for a test file, in order: key, value, key, value...
-// Values may be uint32, int32, float32, bool, string or []string.
+// Values may be uint32, int32, float32, bool, string, []string, []uint32 or
+// []bool.
 type kvs []any
 
 // f32Tensor is an F32 tensor for a test file.
@@ -43,6 +44,16 @@ func buildGGUF(t *testing.T, meta kvs, tensors ...f32Tensor) *gguf.File {
 			b = le.AppendUint64(le.AppendUint32(le.AppendUint32(b, 9), 8), uint64(len(v)))
 			for _, s := range v {
 				b = str(b, s)
+			}
+		case []uint32:
+			b = le.AppendUint64(le.AppendUint32(le.AppendUint32(b, 9), 4), uint64(len(v)))
+			for _, x := range v {
+				b = le.AppendUint32(b, x)
+			}
+		case []bool:
+			b = le.AppendUint64(le.AppendUint32(le.AppendUint32(b, 9), 7), uint64(len(v)))
+			for _, x := range v {
+				b = append(b, map[bool]byte{true: 1}[x])
 			}
 		default:
 			t.Fatalf("buildGGUF: %s: unsupported value %T", meta[i], v)

@@ -80,7 +80,11 @@ func (m *Model) Validate() error {
 			return fmt.Errorf("%w: %s %v out of range [%g, %g]", ErrInvalid, c.name, c.v, c.lo, c.hi)
 		}
 	}
-	if err := m.RopeScaling.validate(m.RopeDim); err != nil {
+	ropeDim := m.RopeDim
+	if m.GlobalRopeDim > 0 {
+		ropeDim = m.GlobalRopeDim // the scaling is the full-attention layers'
+	}
+	if err := m.RopeScaling.validate(ropeDim); err != nil {
 		return err
 	}
 	if err := m.validateTokens(); err != nil {

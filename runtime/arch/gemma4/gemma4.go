@@ -15,25 +15,32 @@ import (
 
 // gemma4 is Gemma4TextConfig's defaults.
 var gemma4 = config.Family{Arch: "gemma4", HF: []string{"Gemma4ForCausalLM"}, ModelTypes: []string{"gemma4_text"},
+	GGUF:  []string{"gemma4"},
 	Vocab: 262144, Heads: 8, KVHeads: 4, HeadDim: 256, MaxPos: 131072, Eps: 1e-6, Theta: 1e6, LocalTheta: 10000,
 	Tie: true, Act: "gelu_pytorch_tanh", BOS: 2, EOS: 1, Sliding: config.KeySliding, Window: 512, Pattern: 6,
 	GlobalHeadDim: 512, PerLayerInput: 256, PerLayerVocab: 262144}
 
-// hf holds Gemma 3's names and the per-layer input tensors.
-var hf = func() *model.Names {
-	n := *gemma3.HF
-	n.PLEmbed, n.PLModelProj, n.PLProjNorm = "model.embed_tokens_per_layer.weight",
-		"model.per_layer_model_projection.weight", "model.per_layer_projection_norm.weight"
-	n.PLGate, n.PLProj = "model.layers.%d.per_layer_input_gate.weight", "model.layers.%d.per_layer_projection.weight"
-	n.PLPostNorm, n.LayerScalar = "model.layers.%d.post_per_layer_input_norm.weight", "model.layers.%d.layer_scalar"
+// hf and gguf hold Gemma 3's names and the per-layer input tensors.
+var hf, gguf = perLayer(gemma3.HF, "model.embed_tokens_per_layer.weight", "model.per_layer_model_projection.weight",
+	"model.per_layer_projection_norm.weight", "model.layers.%d.per_layer_input_gate.weight",
+	"model.layers.%d.per_layer_projection.weight", "model.layers.%d.post_per_layer_input_norm.weight",
+	"model.layers.%d.layer_scalar"),
+	perLayer(gemma3.GGUF, "per_layer_token_embd.weight", "per_layer_model_proj.weight", "per_layer_proj_norm.weight",
+		"blk.%d.inp_gate.weight", "blk.%d.proj.weight", "blk.%d.post_norm.weight", "blk.%d.layer_output_scale.weight")
+
+// perLayer returns base's names with the per-layer input tensors.
+func perLayer(base *model.Names, embed, proj, norm, gate, back, post, scalar string) *model.Names {
+	n := *base
+	n.PLEmbed, n.PLModelProj, n.PLProjNorm = embed, proj, norm
+	n.PLGate, n.PLProj, n.PLPostNorm, n.LayerScalar = gate, back, post, scalar
 	return &n
-}()
+}
 
 func init() {
 	model.Register(model.Family{
 		Config:   []config.Family{gemma4},
 		GGUFRope: model.RopeNeox,
-		GGUF:     gemma3.GGUF, // no GGUF architecture is registered yet
+		GGUF:     gguf,
 		HF:       hf,
 		Blocks:   blocks,
 	})
