@@ -1,0 +1,83 @@
+package model_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/mlxrun/mlx/models/config"
+	"github.com/mlxrun/mlx/models/fixture"
+	"github.com/mlxrun/mlx/models/safetensors"
+	"github.com/mlxrun/mlx/runtime/kernels"
+	"github.com/mlxrun/mlx/runtime/kvcache"
+	"github.com/mlxrun/mlx/runtime/model"
+
+	_ "github.com/mlxrun/mlx/runtime/arch/gemma3"
+)
+
+// gemmaLogits runs 24 tokens of the trained Gemma 3 model, with its config
+// changed by edit, and returns the logits of the last one.
+func gemmaLogits(t *testing.T, edit func(*config.Model)) []float32 {
+	t.Helper()
+	dir := fixture.Path(t, "trained", "gemma3")
+	cfg, err := config.FromHFDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(cfg)
+	st, err := safetensors.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	m, err := model.Build(cfg, model.SafetensorsSource{M: st, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := kernels.NewPool(2)
+	defer pool.Close()
+	s, err := m.NewState(pool, 32, 1, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := kvcache.NewArenaShapes(kvcache.F32, m.KVShapes(), 64, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kc := c.NewCache()
+	pl := kvcache.NewPool(c)
+	if !pl.Grow(kc, 24) {
+		t.Fatal("no cache block")
+	}
+	b := &model.Batch{Out: []int{23}}
+	for i := range 24 {
+		b.Tokens, b.Pos, b.Cache = append(b.Tokens, int32(300+7*i)), append(b.Pos, i), append(b.Cache, kc)
+	}
+	logits, err := s.Forward(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]float32(nil), logits...)
+}
+
+// TestSoftcaps checks Gemma 2's soft-caps on a real model: the final cap
+// is c·tanh(logit/c) of the uncapped logits, an attention cap far above
+// every score changes nothing, and a tight one changes the result.
+func TestSoftcaps(t *testing.T) {
+	plain := gemmaLogits(t, func(*config.Model) {})
+	capped := gemmaLogits(t, func(c *config.Model) { c.FinalSoftcap = 3 })
+	for i, v := range plain {
+		if want := 3 * math.Tanh(float64(v)/3); math.Abs(float64(capped[i])-want) > 1e-5 {
+			t.Fatalf("logit %d: capped %v, want 3·tanh(%v/3) = %v", i, capped[i], v, want)
+		}
+	}
+	loose := gemmaLogits(t, func(c *config.Model) { c.AttnSoftcap = 1e4 })
+	tight := gemmaLogits(t, func(c *config.Model) { c.AttnSoftcap = 0.5 })
+	var dLoose, dTight float64
+	for i, v := range plain {
+		dLoose = max(dLoose, math.Abs(float64(loose[i]-v)))
+		dTight = max(dTight, math.Abs(float64(tight[i]-v)))
+	}
+	if dLoose > 1e-3 || dTight < 0.1 {
+		t.Errorf("attention cap 1e4 moves the logits by %v (want ~0), cap 0.5 by %v (want more)", dLoose, dTight)
+	}
+}
