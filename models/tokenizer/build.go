@@ -1,6 +1,9 @@
 package tokenizer
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // spec is everything a Tokenizer is built from, whatever the file format.
 type spec struct {
@@ -101,6 +104,20 @@ func (t *Tokenizer) setEOG(s *spec) {
 			add(id)
 		}
 	}
+	// Harmony (gpt-oss) ends a turn with <|return|> or <|call|>; its
+	// <|end|> only closes one message of the answer (the reasoning) before
+	// the next, so it must not stop the generation.
+	if t.isSpecialText("<|return|>") && t.isSpecialText("<|call|>") {
+		if id, ok := t.ids["<|end|>"]; ok {
+			t.eog = slices.DeleteFunc(t.eog, func(e int) bool { return e == id })
+		}
+	}
+}
+
+// isSpecialText reports whether text is a special added token.
+func (t *Tokenizer) isSpecialText(text string) bool {
+	id, ok := t.ids[text]
+	return ok && t.special[id]
 }
 
 // setupFastPaths lets the model take raw bytes when the last pre-tokenizer
