@@ -24,8 +24,9 @@ import (
 
 // TestAbuse runs the mlx binary named by MLX_ABUSE_BIN (CI builds it) as
 // `mlx serve` under `ulimit -n 256` and attacks it: 300 idle connections,
-// models that name files outside what it serves or a hub repo, and a
-// request a web page could send through DNS rebinding. The server must
+// models that name files outside what it serves or a hub repo, a request
+// a web page could send through DNS rebinding and a grammar nested two
+// million levels deep. The server must
 // keep answering, refuse each within 100 ms without telling anything of
 // the file system, and never call the hub.
 func TestAbuse(t *testing.T) {
@@ -100,6 +101,15 @@ func TestAbuse(t *testing.T) {
 		map[string]string{"Host": "rebind.evil.example", "Origin": "http://evil.example", "Content-Type": "text/plain"})
 	if status != 403 && status != 415 && status != 421 {
 		t.Errorf("a foreign Host with text/plain: %d %s", status, b)
+	}
+	// A grammar nested two million levels deep (4 MB, under the body cap).
+	const depth = 2_000_000
+	grammar := `root ::= ` + strings.Repeat("(", depth) + `\"a\"` + strings.Repeat(")", depth)
+	status, b = send(t, client, "POST", url+"/v1/chat/completions",
+		`{"model":"llama-tiny-Q8_0","messages":[{"role":"user","content":"hi"}],"max_tokens":2,"grammar":"`+grammar+`"}`,
+		map[string]string{"Content-Type": "application/json"})
+	if status < 400 || status >= 500 || bytes.Contains(b, []byte("invalid_json")) {
+		t.Errorf("a grammar nested %d deep: %d %.300s", depth, status, b)
 	}
 	status, b = send(t, client, "POST", url+"/v1/chat/completions",
 		`{"model":"llama-tiny-Q8_0","messages":[{"role":"user","content":"hi"}],"max_tokens":2}`,
