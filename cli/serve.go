@@ -124,6 +124,9 @@ func (o *serveOptions) fromEnv(f *pflag.FlagSet) error {
 	if v := os.Getenv("MLX_API_KEY"); v != "" && !f.Changed("api-key") {
 		o.apiKey = v
 	}
+	if err := checkModelsDir(o.modelsDir); err != nil {
+		return err
+	}
 	if o.maxConns < 0 {
 		return fmt.Errorf("--max-conns %d: give 0 (from the open-file limit) or a positive count", o.maxConns)
 	}
@@ -141,6 +144,17 @@ func (o *serveOptions) fromEnv(f *pflag.FlagSet) error {
 	}
 	_, _, err := o.stores.options()
 	return err
+}
+
+// checkModelsDir checks --models-dir: empty, or a folder.
+func checkModelsDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("--models-dir %s: not a folder", dir)
+	}
+	return nil
 }
 
 // hostList is server.Options.AllowedHosts: a server bound to loopback

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -21,6 +24,23 @@ func TestServeHostList(t *testing.T) {
 		got := serveOptions{host: c.host, allowedHosts: c.extra}.hostList()
 		if !slices.Equal(got, c.want) || (got == nil) != (c.want == nil) {
 			t.Errorf("host %s, --allowed-hosts %q: %q, want %q", c.host, c.extra, got, c.want)
+		}
+	}
+}
+
+func TestServeModelsDirMustBeAFolder(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "x.gguf")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{file, filepath.Join(t.TempDir(), "absent")} {
+		if err := checkModelsDir(dir); err == nil || !strings.Contains(err.Error(), "--models-dir") {
+			t.Errorf("--models-dir %s: %v", dir, err)
+		}
+	}
+	for _, dir := range []string{"", t.TempDir()} {
+		if err := checkModelsDir(dir); err != nil {
+			t.Errorf("--models-dir %q: %v", dir, err)
 		}
 	}
 }
