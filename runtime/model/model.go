@@ -86,7 +86,7 @@ func Build(cfg *config.Model, src Source) (*Model, error) {
 	if err := m.setup(); err != nil {
 		return nil, fmt.Errorf("%s: %w", src.Where(), err)
 	}
-	names := fam.HF
+	names := textModel(fam.HF, src)
 	if cfg.Source == config.SourceGGUF {
 		names, m.Rope = fam.GGUF, fam.GGUFRope
 	}

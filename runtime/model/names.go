@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"reflect"
+	"strings"
+)
 
 // Names are the tensor names of a model. Layer names hold one %d, the layer
 // index. An empty name is a tensor the format does not have.
@@ -57,3 +61,31 @@ var HFNames = &Names{
 
 // layer returns the name of a per-layer tensor.
 func layer(format string, i int) string { return fmt.Sprintf(format, i) }
+
+// textModel returns the names of n as a multimodal checkpoint holds its
+// text model, when src holds it so: under model.language_model.
+// (transformers 5) or language_model.model. (transformers 4), the output
+// under lm_head or language_model.lm_head. Otherwise n itself.
+func textModel(n *Names, src Source) *Names {
+	if src.Has(n.Embed) {
+		return n
+	}
+	for _, prefix := range []string{"model.language_model.", "language_model.model."} {
+		if !src.Has(prefix + strings.TrimPrefix(n.Embed, "model.")) {
+			continue
+		}
+		out := *n
+		v := reflect.ValueOf(&out).Elem()
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if s := f.String(); strings.HasPrefix(s, "model.") {
+				f.SetString(prefix + strings.TrimPrefix(s, "model."))
+			}
+		}
+		if prefix == "language_model.model." && src.Has("language_model."+n.Output) {
+			out.Output = "language_model." + n.Output
+		}
+		return &out
+	}
+	return n
+}
