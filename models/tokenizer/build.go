@@ -49,6 +49,9 @@ func build(s *spec) (*Tokenizer, error) {
 	for _, a := range s.added {
 		size = max(size, a.id+1)
 	}
+	if err := checkGrowth(s); err != nil {
+		return nil, err
+	}
 	if n := len(s.model.vocab) + len(s.added); size > maxDenseSize(n) {
 		return nil, fmt.Errorf("%s: %w: token ids go up to %d for %d tokens", s.source, ErrFormat, size-1, n)
 	}
