@@ -65,12 +65,20 @@ func (e *Engine) Benchmark(ctx context.Context, prompt, gen []int32) (prefill, d
 
 // DecodeWeightBytes returns the weight bytes one decode step reads: every
 // matrix of the layers and the output matrix, in the form the kernels read
-// (their packed copy when they made one), not the embedding rows looked up.
+// (their packed copy when they made one), not the embedding rows looked up;
+// of a mixture, the share of its experts one token is routed to.
 func (e *Engine) DecodeWeightBytes() int64 {
 	n := matrixBytes(e.model.Output)
 	for _, l := range e.model.Layers {
 		for _, w := range l.Matrices() {
 			n += matrixBytes(w)
+		}
+		if l.MoE != nil {
+			var ex int64
+			for _, w := range l.MoE.Matrices(nil) {
+				ex += matrixBytes(w)
+			}
+			n += ex / int64(len(l.MoE.Experts)) * int64(e.model.Config.MoE.TopK)
 		}
 	}
 	return n

@@ -24,11 +24,12 @@
 package runtime
 
 import (
-	_ "github.com/mlxrun/mlx/runtime/arch/gemma2" // registers gemma2
-	_ "github.com/mlxrun/mlx/runtime/arch/gemma3" // registers gemma3
-	_ "github.com/mlxrun/mlx/runtime/arch/gemma4" // registers gemma4
-	_ "github.com/mlxrun/mlx/runtime/arch/llama"  // registers llama
-	_ "github.com/mlxrun/mlx/runtime/arch/phi3"   // registers phi3
-	_ "github.com/mlxrun/mlx/runtime/arch/qwen2"  // registers qwen2
-	_ "github.com/mlxrun/mlx/runtime/arch/qwen3"  // registers qwen3
+	_ "github.com/mlxrun/mlx/runtime/arch/gemma2"   // registers gemma2
+	_ "github.com/mlxrun/mlx/runtime/arch/gemma3"   // registers gemma3
+	_ "github.com/mlxrun/mlx/runtime/arch/gemma4"   // registers gemma4
+	_ "github.com/mlxrun/mlx/runtime/arch/llama"    // registers llama
+	_ "github.com/mlxrun/mlx/runtime/arch/phi3"     // registers phi3
+	_ "github.com/mlxrun/mlx/runtime/arch/qwen2"    // registers qwen2
+	_ "github.com/mlxrun/mlx/runtime/arch/qwen3"    // registers qwen3
+	_ "github.com/mlxrun/mlx/runtime/arch/qwen3moe" // registers qwen3moe
 )

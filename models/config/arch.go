@@ -51,6 +51,12 @@ type Family struct {
 	// queries llama.cpp scales by 1/√(hidden/heads) instead of 1/√head_dim
 	// when the file says nothing (the Gemma 27B models); 0 = none.
 	WideQueryLayers int
+	// MoE holds the expert defaults of a sparse family's config class
+	// (Experts > 0 marks the family sparse), and GGUFNormTopK whether
+	// llama.cpp renormalises the chosen experts' weights of its GGUF files
+	// when they carry no expert_weights_norm key.
+	MoE          MoE
+	GGUFNormTopK bool
 }
 
 // registry holds the registered families by each name that selects them.

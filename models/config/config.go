@@ -87,6 +87,8 @@ type Model struct {
 	PerLayerInput    int  // hidden_size_per_layer_input; 0 = none
 	PerLayerVocab    int  // vocab_size_per_layer_input
 
+	MoE MoE // the mixture-of-experts MLP; zero for a dense model
+
 	BOS int   // beginning-of-sequence token id, -1 if none
 	EOS []int // end-of-sequence token ids
 

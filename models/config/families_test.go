@@ -4,7 +4,7 @@ package config
 // (runtime/arch/*); models/config cannot import them, so its tests declare
 // families of the same shapes, one for each parsing path: plain, keyed and
 // gated sliding windows, a sliding pattern with two RoPE bases, soft-caps,
-// a wide-query GGUF layer count.
+// a wide-query GGUF layer count, a mixture of experts.
 func init() {
 	for _, f := range []Family{
 		{Arch: "llama", HF: []string{"LlamaForCausalLM"}, ModelTypes: []string{"llama"}, GGUF: []string{"llama"},
@@ -30,6 +30,9 @@ func init() {
 		{Arch: "phi3", HF: []string{"Phi3ForCausalLM"}, ModelTypes: []string{"phi3"}, GGUF: []string{"phi3"},
 			Vocab: 32064, Heads: 32, MaxPos: 4096, Eps: 1e-5, Theta: 10000, Act: "silu", BOS: 1, EOS: 32000,
 			Sliding: KeySliding},
+		{Arch: "qwen3moe", HF: []string{"Qwen3MoeForCausalLM"}, ModelTypes: []string{"qwen3_moe"}, GGUF: []string{"qwen3moe"},
+			Vocab: 151936, Heads: 32, KVHeads: 4, MaxPos: 32768, Eps: 1e-6, Theta: 10000, Act: "silu", BOS: -1, EOS: -1,
+			MoE: MoE{Experts: 128, TopK: 8, FFNSize: 768, Step: 1}, GGUFNormTopK: true},
 	} {
 		Register(f)
 	}

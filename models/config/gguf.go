@@ -110,6 +110,7 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	m.AttentionBias = fam.Bias || g.has("blk.0.attn_q.bias") || g.has("blk.0.attn_qkv.bias")
 	ggufGemma(g, fam, m)
 	ggufGlobal(g, m, kvHeads)
+	m.MoE = ggufMoE(g, fam)
 	m.BOS, m.EOS = ggufTokens(f, m.VocabSize)
 	if v, ok := f.Uint("general.file_type"); ok && v <= math.MaxInt32 {
 		m.FileType = int(v)

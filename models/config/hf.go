@@ -162,6 +162,7 @@ func hfModel(r *reader, fam *Family, name string) *Model {
 	m.TorchDtype = r.str("torch_dtype", r.str("dtype", ""))
 	m.Quantization = hfQuantization(r)
 	m.RopeScaling = hfRope(r, rp, m)
+	m.MoE = hfMoE(r, fam)
 	return m
 }
 

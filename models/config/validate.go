@@ -23,10 +23,7 @@ const (
 // sizes, heads divisible by KV heads, token ids inside the vocabulary, and
 // so on. FromHFJSON and FromGGUF call it before returning.
 func (m *Model) Validate() error {
-	ints := []struct {
-		name     string
-		v, lo, h int
-	}{
+	ints := []intRange{
 		{"vocab size", m.VocabSize, 1, maxVocab},
 		{"hidden size", m.HiddenSize, 1, maxHidden},
 		{"layers", m.Layers, 1, maxLayers},
@@ -45,10 +42,8 @@ func (m *Model) Validate() error {
 		{"per-layer input size", m.PerLayerInput, 0, maxHidden},
 		{"per-layer input vocabulary", m.PerLayerVocab, 0, maxVocab},
 	}
-	for _, c := range ints {
-		if c.v < c.lo || c.v > c.h {
-			return fmt.Errorf("%w: %s %d out of range [%d, %d]", ErrInvalid, c.name, c.v, c.lo, c.h)
-		}
+	if err := checkRanges(ints); err != nil {
+		return err
 	}
 	if m.GlobalKVHeads > 0 && m.Heads%m.GlobalKVHeads != 0 {
 		return fmt.Errorf("%w: %d attention heads are not a multiple of %d global KV heads", ErrInvalid, m.Heads, m.GlobalKVHeads)
@@ -87,10 +82,29 @@ func (m *Model) Validate() error {
 	if err := m.RopeScaling.validate(ropeDim); err != nil {
 		return err
 	}
+	if err := m.MoE.validate(m.Layers); err != nil {
+		return err
+	}
 	if err := m.validateTokens(); err != nil {
 		return err
 	}
 	return m.Quantization.validate()
+}
+
+// intRange is a value and the range it must be in.
+type intRange struct {
+	name      string
+	v, lo, hi int
+}
+
+// checkRanges returns an error naming the first value out of its range.
+func checkRanges(rs []intRange) error {
+	for _, r := range rs {
+		if r.v < r.lo || r.v > r.hi {
+			return fmt.Errorf("%w: %s %d out of range [%d, %d]", ErrInvalid, r.name, r.v, r.lo, r.hi)
+		}
+	}
+	return nil
 }
 
 // validateTokens checks that BOS and EOS ids are inside the vocabulary.

@@ -42,7 +42,16 @@ type Matrix struct {
 // When the CPU has tile kernels for the format (Q4_0 and Q8_0 on amd64), it
 // also keeps a copy of the weights repacked for them, the size of Data;
 // Row and the reference kernels keep reading Data.
-func NewMatrix(m Matrix) (*Matrix, error) {
+func NewMatrix(m Matrix) (*Matrix, error) { return newMatrix(m, true) }
+
+// NewMatrixUnpacked is NewMatrix without the packed copy: the kernels read
+// Data where it lies, so a mapped file's pages become resident only as rows
+// are read. It suits weights most of which a step does not read, such as
+// the experts of a mixture, whose packed copies would all be resident.
+func NewMatrixUnpacked(m Matrix) (*Matrix, error) { return newMatrix(m, false) }
+
+// newMatrix validates m and, when pack is set, makes the packed copy.
+func newMatrix(m Matrix, pack bool) (*Matrix, error) {
 	if !littleEndian() {
 		return nil, fmt.Errorf("%w: the kernels need a little-endian CPU", ErrMatrix)
 	}
@@ -70,6 +79,9 @@ func NewMatrix(m Matrix) (*Matrix, error) {
 		m.Data = aligned(m.Data, m.Type)
 	}
 	m.layout = m.Type
+	if !pack {
+		return &m, nil
+	}
 	if m.Type == Q8_0 && fastImpls.gemm[layoutQ8x8].one != nil {
 		m.layout = layoutQ8x8
 	}

@@ -30,6 +30,13 @@ type Blocks struct {
 	// 1/√head_dim or query_pre_attn_scalar (Gemma 4: 1, its q/k norms
 	// already set the scale).
 	AttnScale float32
+	// Router is how the sparse layers (config.Model.LayerSparse) weigh
+	// their experts; NormTopK renormalises the weights of SoftmaxTopK.
+	Router   Router
+	NormTopK bool
+	// SharedExpert: sparse layers also have an expert every token uses,
+	// scaled by a sigmoid gate (Qwen2-MoE).
+	SharedExpert bool
 }
 
 // Standard returns the blocks of the Llama layer: RMSNorm before attention

@@ -74,10 +74,14 @@ func (s *State) layer(li int, b *Batch, n int) {
 	}
 	s.pool.MatMul(l.O, s.att, n, s.xn)
 	s.rows(stepFFNNorm, li, b, n)
-	gateUp := [...]*kernels.Matrix{l.Gate, l.Up}
-	s.pool.MatMuls(gateUp[:], s.xn, n, [][]float32{s.gate, s.up})
-	s.rows(stepAct, li, b, n)
-	s.pool.MatMul(l.Down, s.gate, n, s.xn)
+	if l.MoE != nil {
+		s.moe(l.MoE, n)
+	} else {
+		gateUp := [...]*kernels.Matrix{l.Gate, l.Up}
+		s.pool.MatMuls(gateUp[:], s.xn, n, [][]float32{s.gate, s.up})
+		s.rows(stepAct, li, b, n)
+		s.pool.MatMul(l.Down, s.gate, n, s.xn)
+	}
 	s.rows(stepResidual, li, b, n)
 	if l.PLGate != nil {
 		s.pool.MatMul(l.PLGate, s.x, n, s.plg)

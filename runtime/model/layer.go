@@ -9,9 +9,10 @@ type Layer struct {
 	AttnNorm, FFNNorm         []float32
 	PostAttnNorm, PostFFNNorm []float32 // sandwich norms, nil without
 	Q, K, V, O                *kernels.Matrix
-	QBias, KBias, VBias       []float32 // nil without biases
-	QNorm, KNorm, VNorm       []float32 // nil without per-head norms
-	Gate, Up, Down            *kernels.Matrix
+	QBias, KBias, VBias       []float32       // nil without biases
+	QNorm, KNorm, VNorm       []float32       // nil without per-head norms
+	Gate, Up, Down            *kernels.Matrix // the dense MLP, nil in a sparse layer
+	MoE                       *MoE            // the sparse layer's mixture, nil in a dense one
 
 	// Per-layer input (Gemma 4), nil without: gate(x) activated times the
 	// layer's input, projected back, normalised and added to x.
@@ -27,10 +28,17 @@ type Layer struct {
 	Local            bool // RoPE with the sliding-window layers' table
 }
 
-// Matrices returns the weight matrices of the layer; those it does not
-// have are nil.
-func (l *Layer) Matrices() [9]*kernels.Matrix {
-	return [9]*kernels.Matrix{l.Q, l.K, l.V, l.O, l.Gate, l.Up, l.Down, l.PLGate, l.PLProj}
+// Matrices returns the weight matrices of the layer but the experts of a
+// mixture (MoE.Experts); those it does not have are nil.
+func (l *Layer) Matrices() []*kernels.Matrix {
+	ws := []*kernels.Matrix{l.Q, l.K, l.V, l.O, l.Gate, l.Up, l.Down, l.PLGate, l.PLProj}
+	if l.MoE != nil {
+		ws = append(ws, l.MoE.Router)
+		if sh := l.MoE.Shared; sh != nil {
+			ws = append(ws, sh.Gate, sh.Up, sh.Down)
+		}
+	}
+	return ws
 }
 
 // layer binds layer i.
@@ -43,7 +51,6 @@ func (b *binder) layer(m *Model, n *Names, i int) Layer {
 		AttnNorm: b.norm(layer(n.AttnNorm, i), hid),
 		O:        b.matrix(layer(n.O, i), hid, qDim),
 		FFNNorm:  b.norm(layer(n.FFNNorm, i), hid),
-		Down:     b.matrix(layer(n.Down, i), hid, cfg.FFNSize),
 		HeadDim:  hd, KVHeads: kvh, KVLayer: i,
 		Shared: i >= cfg.Layers-cfg.KVSharedLayers,
 		KEqV:   cfg.KEqV && !cfg.LayerSliding(i),
@@ -60,10 +67,15 @@ func (b *binder) layer(m *Model, n *Names, i int) Layer {
 			l.V = b.matrix(layer(n.V, i), kvDim, hid)
 		}
 	}
-	if n.GateUp != "" {
+	switch {
+	case cfg.LayerSparse(i):
+		l.MoE = b.moe(m, n, i)
+	case n.GateUp != "":
 		b.split(layer(n.GateUp, i), hid, []int{cfg.FFNSize, cfg.FFNSize}, &l.Gate, &l.Up)
-	} else {
+		l.Down = b.matrix(layer(n.Down, i), hid, cfg.FFNSize)
+	default:
 		l.Gate, l.Up = b.matrix(layer(n.Gate, i), cfg.FFNSize, hid), b.matrix(layer(n.Up, i), cfg.FFNSize, hid)
+		l.Down = b.matrix(layer(n.Down, i), hid, cfg.FFNSize)
 	}
 	if (bl.QKVBias || cfg.AttentionBias) && !l.Shared {
 		l.QBias = b.vector(layer(n.QBias, i), qDim)

@@ -45,7 +45,14 @@ type Model struct {
 func (m *Model) WeightBytes() int64 { return m.weights }
 
 // Params returns the number of parameters of the weights.
-func (m *Model) Params() int64 {
+func (m *Model) Params() int64 { return m.params(false) }
+
+// ActiveParams returns the number of parameters a token uses: Params less
+// the experts it is not routed to.
+func (m *Model) ActiveParams() int64 { return m.params(true) }
+
+// params counts the parameters, of only the experts a token uses if active.
+func (m *Model) params(active bool) int64 {
 	c := m.Config
 	n := int64(c.VocabSize) * int64(c.HiddenSize)
 	if m.Output != m.Embed {
@@ -61,6 +68,9 @@ func (m *Model) Params() int64 {
 		for _, v := range [...][]float32{l.AttnNorm, l.FFNNorm, l.PostAttnNorm, l.PostFFNNorm, l.QBias, l.KBias, l.VBias,
 			l.QNorm, l.KNorm, l.PLPostNorm} {
 			n += int64(len(v))
+		}
+		if l.MoE != nil {
+			n += l.MoE.params(active, c.MoE.TopK)
 		}
 	}
 	for _, w := range []*kernels.Matrix{m.PLEmbed, m.PLProj} {
@@ -269,7 +279,11 @@ func (m *Model) WeightType() string {
 	bytes := map[string]int{}
 	best := ""
 	for _, l := range m.Layers {
-		for _, w := range l.Matrices() {
+		ws := l.Matrices()
+		if l.MoE != nil {
+			ws = l.MoE.Matrices(ws)
+		}
+		for _, w := range ws {
 			if w == nil {
 				continue
 			}

@@ -30,6 +30,14 @@ type Names struct {
 	PLEmbed, PLModelProj, PLProjNorm string
 	PLGate, PLProj, PLPostNorm       string
 	LayerScalar                      string
+
+	// Mixture of experts: the router; the experts' matrices, stacked in
+	// one tensor per layer (one %d) or one tensor per expert (two: the
+	// layer, then the expert); the shared expert and its gate.
+	Router                           string
+	ExpGate, ExpUp, ExpDown          string
+	SharedGate, SharedUp, SharedDown string
+	SharedRouter                     string
 }
 
 // GGUFNames are the names llama.cpp gives the tensors of the Llama family
@@ -57,6 +65,29 @@ var HFNames = &Names{
 	FFNNorm: "model.layers.%d.post_attention_layernorm.weight",
 	Gate:    "model.layers.%d.mlp.gate_proj.weight", Up: "model.layers.%d.mlp.up_proj.weight",
 	Down: "model.layers.%d.mlp.down_proj.weight",
+}
+
+// GGUFMoENames are GGUFNames with llama.cpp's names of the router, the
+// stacked experts and the shared expert.
+var GGUFMoENames = withMoE(GGUFNames, Names{Router: "blk.%d.ffn_gate_inp.weight",
+	ExpGate: "blk.%d.ffn_gate_exps.weight", ExpUp: "blk.%d.ffn_up_exps.weight", ExpDown: "blk.%d.ffn_down_exps.weight",
+	SharedGate: "blk.%d.ffn_gate_shexp.weight", SharedUp: "blk.%d.ffn_up_shexp.weight",
+	SharedDown: "blk.%d.ffn_down_shexp.weight", SharedRouter: "blk.%d.ffn_gate_inp_shexp.weight"})
+
+// HFMoENames are HFNames with the names of transformers' sparse MLPs
+// (Qwen2-MoE, Qwen3-MoE): one tensor per expert.
+var HFMoENames = withMoE(HFNames, Names{Router: "model.layers.%d.mlp.gate.weight",
+	ExpGate: "model.layers.%d.mlp.experts.%d.gate_proj.weight", ExpUp: "model.layers.%d.mlp.experts.%d.up_proj.weight",
+	ExpDown:    "model.layers.%d.mlp.experts.%d.down_proj.weight",
+	SharedGate: "model.layers.%d.mlp.shared_expert.gate_proj.weight", SharedUp: "model.layers.%d.mlp.shared_expert.up_proj.weight",
+	SharedDown: "model.layers.%d.mlp.shared_expert.down_proj.weight", SharedRouter: "model.layers.%d.mlp.shared_expert_gate.weight"})
+
+// withMoE returns base's names with the mixture's names of moe.
+func withMoE(base *Names, moe Names) *Names {
+	n := *base
+	n.Router, n.ExpGate, n.ExpUp, n.ExpDown = moe.Router, moe.ExpGate, moe.ExpUp, moe.ExpDown
+	n.SharedGate, n.SharedUp, n.SharedDown, n.SharedRouter = moe.SharedGate, moe.SharedUp, moe.SharedDown, moe.SharedRouter
+	return &n
 }
 
 // layer returns the name of a per-layer tensor.

@@ -9,10 +9,11 @@ import (
 // hasOnly is a Source that has the named tensors and nothing else.
 type hasOnly map[string]bool
 
-func (h hasOnly) Matrix(string, int, int) (*kernels.Matrix, error) { return nil, nil }
-func (h hasOnly) Vector(string, int) ([]float32, error)            { return nil, nil }
-func (h hasOnly) Has(name string) bool                             { return h[name] }
-func (h hasOnly) Where() string                                    { return "test" }
+func (h hasOnly) Matrix(string, int, int) (*kernels.Matrix, error)         { return nil, nil }
+func (h hasOnly) Vector(string, int) ([]float32, error)                    { return nil, nil }
+func (h hasOnly) Experts(string, int, int, int) ([]*kernels.Matrix, error) { return nil, nil }
+func (h hasOnly) Has(name string) bool                                     { return h[name] }
+func (h hasOnly) Where() string                                            { return "test" }
 
 // TestTextModel checks the names of a text model inside a multimodal
 // checkpoint, in the layouts of transformers 5 and 4.

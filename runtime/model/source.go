@@ -12,6 +12,10 @@ import (
 type Source interface {
 	// Matrix returns the rows × cols weight matrix of that name, zero-copy.
 	Matrix(name string, rows, cols int) (*kernels.Matrix, error)
+	// Experts returns the n experts' matrices of rows × cols stacked in
+	// the tensor of that name (a two-dimensional tensor holds one, n = 1),
+	// zero-copy and read in place by the kernels (NewMatrixUnpacked).
+	Experts(name string, n, rows, cols int) ([]*kernels.Matrix, error)
 	// Vector returns the n values of a one-dimensional tensor as float32.
 	Vector(name string, n int) ([]float32, error)
 	// Has reports whether the tensor exists.

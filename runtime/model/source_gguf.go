@@ -25,18 +25,42 @@ func (s GGUFSource) Has(name string) bool {
 // Matrix returns a rows × cols tensor (GGUF dims [cols, rows]) in its stored
 // type, pointing into the file mapping.
 func (s GGUFSource) Matrix(name string, rows, cols int) (*kernels.Matrix, error) {
+	m, err := s.raw(name, []uint64{uint64(cols), uint64(rows)}, rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	return newMatrix(m, s.Where(), name)
+}
+
+// Experts returns the n experts of a tensor of GGUF dims [cols, rows, n]
+// ([cols, rows] for n = 1), each a view of its part of the file mapping.
+func (s GGUFSource) Experts(name string, n, rows, cols int) ([]*kernels.Matrix, error) {
+	dims := []uint64{uint64(cols), uint64(rows), uint64(n)}
+	if t, ok := s.F.Tensor(name); ok && n == 1 && len(t.Dims) == 2 {
+		dims = dims[:2]
+	}
+	m, err := s.raw(name, dims, n*rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	return splitExperts(m, n, s.Where(), name)
+}
+
+// raw returns the tensor of the given dims as an unchecked matrix of rows ×
+// cols.
+func (s GGUFSource) raw(name string, dims []uint64, rows, cols int) (kernels.Matrix, error) {
 	t, ok := s.F.Tensor(name)
 	if !ok {
-		return nil, missing(s, name)
+		return kernels.Matrix{}, missing(s, name)
 	}
-	if !slices.Equal(t.Dims, []uint64{uint64(cols), uint64(rows)}) {
-		return nil, badShape(s, name, t.Dims, []int{cols, rows})
+	if !slices.Equal(t.Dims, dims) {
+		return kernels.Matrix{}, badShape(s, name, t.Dims, dims)
 	}
 	dt, ok := kernels.FromGGML(uint32(t.Type))
 	if !ok {
-		return nil, fmt.Errorf("%w: %s: tensor %s has type %v, which the kernels cannot compute", ErrUnsupported, s.Where(), name, t.Type)
+		return kernels.Matrix{}, fmt.Errorf("%w: %s: tensor %s has type %v, which the kernels cannot compute", ErrUnsupported, s.Where(), name, t.Type)
 	}
-	return newMatrix(kernels.Matrix{Type: dt, Rows: rows, Cols: cols, Data: s.F.TensorData(t)}, s.Where(), name)
+	return kernels.Matrix{Type: dt, Rows: rows, Cols: cols, Data: s.F.TensorData(t)}, nil
 }
 
 // Vector returns a one-dimensional tensor of n values, converted to float32.

@@ -39,34 +39,60 @@ var stKinds = map[safetensors.DType]kernels.DType{
 
 // Matrix returns a rows × cols tensor (shape [rows, cols]), zero-copy.
 func (s SafetensorsSource) Matrix(name string, rows, cols int) (*kernels.Matrix, error) {
+	m, err := s.raw(name, nil, rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	return newMatrix(m, s.Where(), name)
+}
+
+// Experts returns the n experts of a tensor of shape [n, rows, cols] (or
+// [rows, cols] for n = 1; MLX packs the last dimension with its scales and
+// biases beside), each a view of its part of the mapping.
+func (s SafetensorsSource) Experts(name string, n, rows, cols int) ([]*kernels.Matrix, error) {
+	lead := []int{n}
+	if t, ok := s.M.Tensor(name); ok && n == 1 && len(t.Shape) == 2 {
+		lead = nil
+	}
+	m, err := s.raw(name, lead, rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	m.Rows *= n
+	return splitExperts(m, n, s.Where(), name)
+}
+
+// raw returns the tensor of shape lead + [rows, cols] as an unchecked
+// matrix of rows × cols.
+func (s SafetensorsSource) raw(name string, lead []int, rows, cols int) (kernels.Matrix, error) {
 	t, ok := s.M.Tensor(name)
 	if !ok {
-		return nil, missing(s, name)
+		return kernels.Matrix{}, missing(s, name)
 	}
 	if t.DType == safetensors.U32 {
-		return s.affine(t, rows, cols)
+		return s.affine(t, lead, rows, cols)
 	}
 	dt, ok := stKinds[t.DType]
 	if !ok {
-		return nil, fmt.Errorf("%w: %s: tensor %s has type %v, which the kernels cannot compute", ErrUnsupported, t.File, name, t.DType)
+		return kernels.Matrix{}, fmt.Errorf("%w: %s: tensor %s has type %v, which the kernels cannot compute", ErrUnsupported, t.File, name, t.DType)
 	}
-	if !slices.Equal(t.Shape, []int{rows, cols}) {
-		return nil, badShape(s, name, t.Shape, []int{rows, cols})
+	if want := append(slices.Clone(lead), rows, cols); !slices.Equal(t.Shape, want) {
+		return kernels.Matrix{}, badShape(s, name, t.Shape, want)
 	}
-	return newMatrix(kernels.Matrix{Type: dt, Rows: rows, Cols: cols, Data: t.Data}, t.File, name)
+	return kernels.Matrix{Type: dt, Rows: rows, Cols: cols, Data: t.Data}, nil
 }
 
-// affine binds an MLX-quantized matrix: packed words, scales and biases.
-func (s SafetensorsSource) affine(t *safetensors.Tensor, rows, cols int) (*kernels.Matrix, error) {
+// affine reads an MLX-quantized tensor: packed words, scales and biases.
+func (s SafetensorsSource) affine(t *safetensors.Tensor, lead []int, rows, cols int) (kernels.Matrix, error) {
 	q := s.Quant
 	if q == nil {
-		return nil, fmt.Errorf("%w: %s: tensor %s is packed U32 but config.json has no quantization", ErrUnsupported, t.File, t.Name)
+		return kernels.Matrix{}, fmt.Errorf("%w: %s: tensor %s is packed U32 but config.json has no quantization", ErrUnsupported, t.File, t.Name)
 	}
 	if q.Mode != "" && q.Mode != "affine" {
-		return nil, fmt.Errorf("%w: %s: quantization mode %q (only affine is supported)", ErrUnsupported, s.Where(), q.Mode)
+		return kernels.Matrix{}, fmt.Errorf("%w: %s: quantization mode %q (only affine is supported)", ErrUnsupported, s.Where(), q.Mode)
 	}
-	if want := []int{rows, cols * q.Bits / 32}; cols*q.Bits%32 != 0 || !slices.Equal(t.Shape, want) {
-		return nil, badShape(s, t.Name, t.Shape, want)
+	if want := append(slices.Clone(lead), rows, cols*q.Bits/32); cols*q.Bits%32 != 0 || !slices.Equal(t.Shape, want) {
+		return kernels.Matrix{}, badShape(s, t.Name, t.Shape, want)
 	}
 	base := strings.TrimSuffix(t.Name, ".weight")
 	m := kernels.Matrix{Type: kernels.MLXAffine, Rows: rows, Cols: cols, Data: t.Data, Bits: q.Bits, GroupSize: q.GroupSize}
@@ -76,18 +102,18 @@ func (s SafetensorsSource) affine(t *safetensors.Tensor, rows, cols int) (*kerne
 	}{{".scales", &m.Scales}, {".biases", &m.Biases}} {
 		p, ok := s.M.Tensor(base + part.suffix)
 		if !ok {
-			return nil, missing(s, base+part.suffix)
+			return kernels.Matrix{}, missing(s, base+part.suffix)
 		}
 		dt, ok := stKinds[p.DType]
 		if !ok || (i > 0 && dt != m.ScaleType) {
-			return nil, fmt.Errorf("%w: %s: tensor %s has type %v", ErrUnsupported, p.File, p.Name, p.DType)
+			return kernels.Matrix{}, fmt.Errorf("%w: %s: tensor %s has type %v", ErrUnsupported, p.File, p.Name, p.DType)
 		}
-		if want := []int{rows, cols / max(q.GroupSize, 1)}; !slices.Equal(p.Shape, want) {
-			return nil, badShape(s, p.Name, p.Shape, want)
+		if want := append(slices.Clone(lead), rows, cols/max(q.GroupSize, 1)); !slices.Equal(p.Shape, want) {
+			return kernels.Matrix{}, badShape(s, p.Name, p.Shape, want)
 		}
 		m.ScaleType, *part.dst = dt, p.Data
 	}
-	return newMatrix(m, t.File, t.Name)
+	return m, nil
 }
 
 // Vector returns a one-dimensional tensor of n values as float32.

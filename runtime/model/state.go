@@ -38,6 +38,7 @@ type State struct {
 	hout                          []float32 // normalized rows for the output layer
 	logits                        []float32
 
+	moeS  moeScratch
 	attn  attnJob
 	rj    rowJob
 	rowFn func(int) // s.rowTask, bound once
@@ -77,6 +78,9 @@ func (m *Model) NewState(pool *kernels.Pool, maxRows, maxOut, ctx int) (*State, 
 	}
 	s.hout = make([]float32, maxOut*hid)
 	s.logits = make([]float32, maxOut*c.VocabSize)
+	if m.Config.MoE.Experts > 0 {
+		s.moeS.init(m, n)
+	}
 	s.attn.init(s, pool.Threads())
 	s.rowFn = s.rowTask
 	return s, nil
@@ -91,6 +95,7 @@ func (s *State) MaxOut() int { return s.maxOut }
 // Bytes returns the memory of the scratch buffers.
 func (s *State) Bytes() int64 {
 	n := len(s.kh)/2 + len(s.x) + len(s.xn) + len(s.q) + len(s.att) + len(s.k) + len(s.v) + len(s.gate) + len(s.up) +
-		len(s.cos) + len(s.sin) + len(s.cosL) + len(s.sinL) + len(s.pli) + len(s.ple) + len(s.plg) + len(s.hout) + len(s.logits) + len(s.attn.scores)
+		len(s.cos) + len(s.sin) + len(s.cosL) + len(s.sinL) + len(s.pli) + len(s.ple) + len(s.plg) + len(s.hout) + len(s.logits) + len(s.attn.scores) +
+		s.moeS.floats()
 	return 4 * int64(n)
 }

@@ -1,0 +1,198 @@
+package model
+
+import (
+	"math"
+
+	"github.com/mlxrun/mlx/runtime/kernels"
+)
+
+// Router is how a sparse layer weighs the experts it picks for a token.
+type Router uint8
+
+// The routers.
+const (
+	// SoftmaxTopK takes the softmax over every expert's logit, then the
+	// k largest probabilities, renormalised to sum to 1 when
+	// Blocks.NormTopK is set (Qwen3-MoE, Qwen2-MoE).
+	SoftmaxTopK Router = iota
+	// TopKSoftmax takes the k largest logits, then the softmax over
+	// them (gpt-oss).
+	TopKSoftmax
+)
+
+// Expert is one gated MLP of a mixture.
+type Expert struct {
+	Gate, Up, Down *kernels.Matrix // [ff, hidden], [ff, hidden], [hidden, ff]
+}
+
+// MoE is the mixture-of-experts MLP of a sparse layer. The experts'
+// matrices are read in place from the model file, so only the experts that
+// tokens are routed to become resident.
+type MoE struct {
+	Router  *kernels.Matrix // [experts, hidden]
+	Experts []Expert
+	// Shared is an expert every token uses, nil without; its output is
+	// scaled by sigmoid(SharedGate·x).
+	Shared     *Expert
+	SharedGate []float32 // [hidden]
+}
+
+// moeScratch is the memory of the sparse layers' forward pass, for up to
+// rows token rows of k experts each.
+type moeScratch struct {
+	logits []float32 // rows × experts router logits
+	choice []int32   // rows × k chosen experts
+	weight []float32 // rows × k their weights
+	slot   []int32   // rows × k: where each choice's row is in xg and yg
+	start  []int32   // experts+1: the first gathered row of each expert
+	xg, yg []float32 // rows × k gathered input rows and expert outputs, grouped by expert
+	gate   []float32 // rows × k × expert ff
+	up     []float32
+	// The shared expert: its gate per row, and its MLP's memory.
+	sgate        []float32
+	sg, su, sout []float32
+}
+
+// init allocates the scratch for maxRows rows of model m, which has at least
+// one sparse layer.
+func (ms *moeScratch) init(m *Model, maxRows int) {
+	c := m.Config
+	e, hid, nk := c.MoE.Experts, c.HiddenSize, maxRows*c.MoE.TopK
+	ms.logits = make([]float32, maxRows*e)
+	ms.choice, ms.weight, ms.slot = make([]int32, nk), make([]float32, nk), make([]int32, nk)
+	ms.start = make([]int32, e+1)
+	ms.xg, ms.yg = make([]float32, nk*hid), make([]float32, nk*hid)
+	ms.gate, ms.up = make([]float32, nk*c.MoE.FFNSize), make([]float32, nk*c.MoE.FFNSize)
+	if m.Blocks.SharedExpert {
+		sf := c.MoE.SharedFFNSize
+		ms.sgate = make([]float32, maxRows)
+		ms.sg, ms.su, ms.sout = make([]float32, maxRows*sf), make([]float32, maxRows*sf), make([]float32, maxRows*hid)
+	}
+}
+
+// floats returns the number of float32 values of the scratch.
+func (ms *moeScratch) floats() int {
+	return len(ms.logits) + len(ms.choice) + len(ms.weight) + len(ms.slot) + len(ms.start) + len(ms.xg) + len(ms.yg) +
+		len(ms.gate) + len(ms.up) + len(ms.sgate) + len(ms.sg) + len(ms.su) + len(ms.sout)
+}
+
+// moe runs the mixture of layer l on the n normalised rows of s.xn and
+// leaves its output there. The rows routed to each expert are gathered, so
+// each expert's matrices are read once for the whole batch: one matmul per
+// expert and batch, whether the rows are a prefill chunk or the decode
+// tokens of several sequences.
+func (s *State) moe(l *MoE, n int) {
+	ms, c := &s.moeS, s.m.Config
+	hid, k, e := c.HiddenSize, c.MoE.TopK, c.MoE.Experts
+	xn := s.xn[:n*hid]
+	s.pool.MatMul(l.Router, xn, n, ms.logits[:n*e])
+	for i := range n {
+		route(s.m.Blocks.Router, s.m.Blocks.NormTopK, ms.logits[i*e:(i+1)*e], ms.choice[i*k:(i+1)*k], ms.weight[i*k:(i+1)*k])
+	}
+	s.gather(n, k, e, hid)
+	ff := c.MoE.FFNSize
+	for x := range e {
+		r0, r1 := int(ms.start[x]), int(ms.start[x+1])
+		if r0 == r1 {
+			continue
+		}
+		ex := &l.Experts[x]
+		s.gatedMLP(ex, ms.xg[r0*hid:r1*hid], r1-r0, ms.gate[r0*ff:r1*ff], ms.up[r0*ff:r1*ff], ms.yg[r0*hid:r1*hid])
+	}
+	if l.Shared != nil {
+		sf := c.MoE.SharedFFNSize
+		for i := range n {
+			ms.sgate[i] = sigmoid(kernels.Dot(l.SharedGate, xn[i*hid:(i+1)*hid]))
+		}
+		s.gatedMLP(l.Shared, xn, n, ms.sg[:n*sf], ms.su[:n*sf], ms.sout[:n*hid])
+	}
+	for i := range n {
+		y := xn[i*hid : (i+1)*hid]
+		clear(y)
+		for j := i * k; j < (i+1)*k; j++ {
+			kernels.Axpy(ms.weight[j], ms.yg[int(ms.slot[j])*hid:][:hid], y)
+		}
+		if l.Shared != nil {
+			kernels.Axpy(ms.sgate[i], ms.sout[i*hid:(i+1)*hid], y)
+		}
+	}
+}
+
+// gather groups the n rows' choices by expert: ms.start gets each expert's
+// first gathered row, ms.slot each choice's gathered row, and ms.xg a copy
+// of the input row of every choice.
+func (s *State) gather(n, k, e, hid int) {
+	ms := &s.moeS
+	clear(ms.start)
+	for _, x := range ms.choice[:n*k] {
+		ms.start[x+1]++
+	}
+	for x := range e {
+		ms.start[x+1] += ms.start[x]
+	}
+	for j, x := range ms.choice[:n*k] {
+		// start[x] moves on as rows are placed and is moved back below.
+		r := ms.start[x]
+		ms.start[x]++
+		ms.slot[j] = r
+		copy(ms.xg[int(r)*hid:(int(r)+1)*hid], s.xn[(j/k)*hid:(j/k+1)*hid])
+	}
+	for x := e; x > 0; x-- {
+		ms.start[x] = ms.start[x-1]
+	}
+	ms.start[0] = 0
+}
+
+// gatedMLP computes out = Down·act(Gate·x, Up·x) for n rows of x, with gate
+// and up as scratch.
+func (s *State) gatedMLP(ex *Expert, x []float32, n int, gate, up, out []float32) {
+	gu := [...]*kernels.Matrix{ex.Gate, ex.Up}
+	s.pool.MatMuls(gu[:], x, n, [][]float32{gate, up})
+	if s.m.MLP == GeGLUTanh {
+		kernels.GELUTanhMul(gate, up)
+	} else {
+		kernels.SiLUMul(gate, up)
+	}
+	s.pool.MatMul(ex.Down, gate, n, out)
+}
+
+// route picks the k = len(choice) experts of one token from its router
+// logits and sets their weights.
+func route(r Router, norm bool, logits []float32, choice []int32, weight []float32) {
+	if r == SoftmaxTopK {
+		kernels.Softmax(logits)
+	}
+	for j := range choice {
+		best := -1
+		for x, v := range logits {
+			if (best < 0 || v > logits[best]) && !chosen(choice[:j], x) {
+				best = x
+			}
+		}
+		choice[j], weight[j] = int32(best), logits[best]
+	}
+	switch {
+	case r == TopKSoftmax:
+		kernels.Softmax(weight)
+	case norm:
+		var sum float32
+		for _, w := range weight {
+			sum += w
+		}
+		for j := range weight {
+			weight[j] /= sum
+		}
+	}
+}
+
+// chosen reports whether expert x is among those picked.
+func chosen(picked []int32, x int) bool {
+	for _, p := range picked {
+		if int(p) == x {
+			return true
+		}
+	}
+	return false
+}
+
+func sigmoid(x float32) float32 { return float32(1 / (1 + math.Exp(-float64(x)))) }

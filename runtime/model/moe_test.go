@@ -1,0 +1,170 @@
+package model
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/mlxrun/mlx/models/config"
+	"github.com/mlxrun/mlx/runtime/kernels"
+)
+
+// TestRoute checks both routers against their definitions on one set of
+// logits: the experts picked and their weights.
+func TestRoute(t *testing.T) {
+	logits := []float32{0.5, 2, -1, 1.5, 0}
+	probs := make([]float64, len(logits))
+	var sum float64
+	for i, l := range logits {
+		probs[i] = math.Exp(float64(l))
+		sum += probs[i]
+	}
+	e1, e3 := math.Exp(2.0), math.Exp(1.5)
+	tests := []struct {
+		r    Router
+		norm bool
+		want []float64
+	}{
+		{SoftmaxTopK, false, []float64{probs[1] / sum, probs[3] / sum}},
+		{SoftmaxTopK, true, []float64{probs[1] / (probs[1] + probs[3]), probs[3] / (probs[1] + probs[3])}},
+		{TopKSoftmax, false, []float64{e1 / (e1 + e3), e3 / (e1 + e3)}},
+	}
+	for _, tt := range tests {
+		choice, weight := make([]int32, 2), make([]float32, 2)
+		route(tt.r, tt.norm, slices.Clone(logits), choice, weight)
+		if !slices.Equal(choice, []int32{1, 3}) {
+			t.Errorf("router %d norm %v: experts %v, want [1 3]", tt.r, tt.norm, choice)
+		}
+		for j := range weight {
+			if math.Abs(float64(weight[j])-tt.want[j]) > 1e-6 {
+				t.Errorf("router %d norm %v: weights %v, want %v", tt.r, tt.norm, weight, tt.want)
+				break
+			}
+		}
+	}
+}
+
+// TestMoEDirect checks the grouped mixture against a direct computation,
+// row by row over the chosen experts, with and without a shared expert, for
+// one row, a batch of decode rows and a prefill chunk.
+func TestMoEDirect(t *testing.T) {
+	for _, shared := range []bool{false, true} {
+		m, l := testMoEModel(t, shared)
+		pool := kernels.NewPool(2)
+		t.Cleanup(pool.Close)
+		s, err := m.NewState(pool, 24, 1, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{1, 8, 24} {
+			t.Run(fmt.Sprintf("shared=%v/rows=%d", shared, n), func(t *testing.T) {
+				hid := m.Config.HiddenSize
+				x := randFloats(rand.New(rand.NewPCG(uint64(n), 7)), n*hid)
+				copy(s.xn, x)
+				s.moe(l, n)
+				for i := range n {
+					want := directMoE(m, l, x[i*hid:(i+1)*hid])
+					for j, w := range want {
+						if got := s.xn[i*hid+j]; math.Abs(float64(got)-w) > 1e-4*(1+math.Abs(w)) {
+							t.Fatalf("row %d value %d: %v, want %v", i, j, got, w)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// directMoE computes the mixture of one row in float64, from the
+// definition: each chosen expert's SwiGLU MLP, weighted, plus the shared
+// expert scaled by the sigmoid of its gate.
+func directMoE(m *Model, l *MoE, x []float32) []float64 {
+	c := m.Config
+	e := c.MoE.Experts
+	logits := make([]float32, e)
+	for r := range e {
+		logits[r] = float32(dot(row(l.Router, r), x))
+	}
+	choice, weight := make([]int32, c.MoE.TopK), make([]float32, c.MoE.TopK)
+	route(m.Blocks.Router, m.Blocks.NormTopK, logits, choice, weight)
+	out := make([]float64, c.HiddenSize)
+	for j, ex := range choice {
+		addMLP(out, &l.Experts[ex], x, float64(weight[j]))
+	}
+	if l.Shared != nil {
+		g := 1 / (1 + math.Exp(-dot(l.SharedGate, x)))
+		addMLP(out, l.Shared, x, g)
+	}
+	return out
+}
+
+// addMLP adds w·Down(silu(Gate·x)·(Up·x)) to out.
+func addMLP(out []float64, ex *Expert, x []float32, w float64) {
+	h := make([]float32, ex.Gate.Rows)
+	for r := range h {
+		g, u := dot(row(ex.Gate, r), x), dot(row(ex.Up, r), x)
+		h[r] = float32(g / (1 + math.Exp(-g)) * u)
+	}
+	for r := range out {
+		out[r] += w * dot(row(ex.Down, r), h)
+	}
+}
+
+func dot(a, b []float32) float64 {
+	var s float64
+	for i := range a {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}
+
+func row(w *kernels.Matrix, r int) []float32 {
+	v := make([]float32, w.Cols)
+	w.Row(r, v)
+	return v
+}
+
+func randFloats(rng *rand.Rand, n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(rng.NormFloat64())
+	}
+	return v
+}
+
+// testMoEModel returns a model of one sparse layer of 6 experts, top 2
+// renormalised, with F32 weights, and that layer's mixture.
+func testMoEModel(t *testing.T, shared bool) (*Model, *MoE) {
+	t.Helper()
+	cfg := &config.Model{HiddenSize: 32, Heads: 1, KVHeads: 1, HeadDim: 32, RopeDim: 32, FFNSize: 16, VocabSize: 8,
+		Layers: 1, RMSNormEps: 1e-6, RopeTheta: 10000, ContextLength: 64,
+		MoE: config.MoE{Experts: 6, TopK: 2, FFNSize: 16, NormTopK: true, SharedFFNSize: 24}}
+	m := &Model{Config: cfg, Blocks: Blocks{Router: SoftmaxTopK, NormTopK: true, SharedExpert: shared}}
+	rng := rand.New(rand.NewPCG(1, 2))
+	mat := func(rows, cols int) *kernels.Matrix {
+		data := make([]byte, 4*rows*cols)
+		for i := range rows * cols {
+			binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(float32(rng.NormFloat64()*0.3)))
+		}
+		w, err := kernels.NewMatrix(kernels.Matrix{Type: kernels.F32, Rows: rows, Cols: cols, Data: data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	hid, ff := cfg.HiddenSize, cfg.MoE.FFNSize
+	l := &MoE{Router: mat(cfg.MoE.Experts, hid)}
+	for range cfg.MoE.Experts {
+		l.Experts = append(l.Experts, Expert{Gate: mat(ff, hid), Up: mat(ff, hid), Down: mat(hid, ff)})
+	}
+	if shared {
+		sf := cfg.MoE.SharedFFNSize
+		l.Shared = &Expert{Gate: mat(sf, hid), Up: mat(sf, hid), Down: mat(hid, sf)}
+		l.SharedGate = randFloats(rng, hid)
+	}
+	m.Layers = []Layer{{MoE: l, HeadDim: 32, KVHeads: 1}}
+	return m, l
+}
