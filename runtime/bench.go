@@ -84,7 +84,11 @@ func (e *Engine) DecodeWeightBytes() int64 {
 	return n
 }
 
+// matrixBytes returns the bytes the kernels read of w, 0 for none.
 func matrixBytes(w *kernels.Matrix) int64 {
+	if w == nil {
+		return 0
+	}
 	if w.Packed() {
 		return int64(w.PackedBytes())
 	}
