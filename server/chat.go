@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/server/constrain"
 	"github.com/mlxrun/mlx/server/openai"
 	"github.com/mlxrun/mlx/server/toolparse"
 )
@@ -101,6 +102,11 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 	popt := toolparse.Options{Format: format, Reasoning: openai.Flag(req.SeparateReasoning, true),
 		InReasoning: strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), toolparse.ThinkOpen)}
 	spec.Think = thinkMode(popt.InReasoning, kwargs)
+	if format == toolparse.FormatHarmony {
+		// A Harmony model reasons in its analysis channel before any
+		// answer, whatever enable_thinking says.
+		spec.Syntax, spec.Think = format, constrain.ThinkOptional
+	}
 	constraint, err := s.compileSpec(&spec, req.ResponseFormat, req.Tools)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 
 	sj "github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mlxrun/mlx/server/constrain"
 	"github.com/mlxrun/mlx/server/openai"
 	"github.com/mlxrun/mlx/server/toolparse"
 )
@@ -70,7 +71,7 @@ func TestForcedToolCalls(t *testing.T) {
 	}
 	const n = seeds / 8
 	c := &tally{t: t}
-	calls := 0
+	calls, reasoned := 0, 0
 	for i, tc := range cases {
 		choice, most, limit := `"required"`, 1, 200
 		if tc.named != "" {
@@ -78,16 +79,22 @@ func TestForcedToolCalls(t *testing.T) {
 		} else if tc.parallel {
 			most, limit = maxForcedCalls, 500
 		}
+		if tc.model == "harmony" {
+			limit += constrain.ThinkBudget // an analysis message may come first
+		}
 		var resp openai.ChatCompletion
 		ts.post(t, "/v1/chat/completions", fmt.Sprintf(`{"model":%q,"seed":%d,"n":%d,"max_tokens":%d,"messages":[{"role":"user","content":"Go."}],"tools":%s,"tool_choice":%s,"parallel_tool_calls":%v}`,
 			tc.model, i*n, n, limit, toolsJSON(), choice, tc.parallel), http.StatusOK, &resp)
 		for _, ch := range resp.Choices {
 			calls += len(ch.Message.ToolCalls)
+			if ch.Message.ReasoningContent != nil && *ch.Message.ReasoningContent != "" {
+				reasoned++
+			}
 			c.check(checkCalls(ch, schemas, tc.named, most), fmt.Sprintf("%s %s seed %d", tc.model, choice, i*n+ch.Index))
 		}
 	}
 	c.report("forced tool calls")
-	t.Logf("%d calls in %d choices", calls, c.total)
+	t.Logf("%d calls in %d choices, %d of them after reasoning", calls, c.total, reasoned)
 }
 
 // checkCalls checks a choice that must be 1 to most tool calls, of the

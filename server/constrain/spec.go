@@ -59,7 +59,7 @@ type Think int
 // The reasoning modes.
 const (
 	ThinkNone     Think = iota // no reasoning block
-	ThinkOptional              // an optional <think>…</think> block first
+	ThinkOptional              // an optional <think>…</think> block first (Harmony: an analysis message)
 	ThinkOpen                  // the prompt opened <think>: reasoning, then </think>
 )
 
@@ -126,6 +126,9 @@ func Build(s *Spec) (string, error) {
 		}
 		b.WriteString(prefixRules(src, "j-"))
 		body = append(body, "j-root")
+		if s.Syntax == toolparse.FormatHarmony {
+			body[len(body)-1] = fmt.Sprintf("%q j-root", toolparse.HarmonyChannel+"final"+toolparse.HarmonyMessage)
+		}
 	}
 	if s.calls() {
 		src, err := callsSource(s)
@@ -139,6 +142,9 @@ func Build(s *Spec) (string, error) {
 		return "", fmt.Errorf("%w: nothing to constrain", ErrSpec)
 	}
 	head := "(" + strings.Join(body, " | ") + ")"
+	if s.Syntax == toolparse.FormatHarmony {
+		return harmonyRoot(s.Think, head) + b.String(), nil
+	}
 	switch s.Think {
 	case ThinkOptional:
 		head = `( "<think>" think )? ` + head
@@ -150,6 +156,17 @@ func Build(s *Spec) (string, error) {
 		root += fmt.Sprintf("think ::= [^<]{0,%d} \"</think>\" \"\\n\"{0,2}\n", ThinkBudget)
 	}
 	return root + b.String(), nil
+}
+
+// harmonyRoot is the root rule of a Harmony output: unless Think is
+// ThinkNone, an optional analysis message first (bounded as a <think>
+// block is), then head, the message the constraint is about.
+func harmonyRoot(think Think, head string) string {
+	if think == ThinkNone {
+		return "root ::= " + head + "\n"
+	}
+	return fmt.Sprintf("root ::= ( %q think )? %s\nthink ::= [^<]{0,%d} %q\n", toolparse.HarmonyChannel+"analysis"+toolparse.HarmonyMessage, head,
+		ThinkBudget, toolparse.HarmonyEnd+toolparse.HarmonyStart+"assistant")
 }
 
 // schemaSource converts a JSON schema, or any object when it is empty.
