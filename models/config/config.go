@@ -84,6 +84,7 @@ type Model struct {
 	RopeProportional bool // full-attention RoPE frequencies span the whole head, pairing i with i+head/2
 	KEqV             bool // full-attention layers use their keys as values (attention_k_eq_v)
 	KVSharedLayers   int  // the last KVSharedLayers layers reuse the cache of an earlier layer of their type
+	DoubleWideMLP    bool // the KV-shared layers' MLPs are twice FFNSize wide (use_double_wide_mlp)
 	PerLayerInput    int  // hidden_size_per_layer_input; 0 = none
 	PerLayerVocab    int  // vocab_size_per_layer_input
 
@@ -143,6 +144,14 @@ func (m *Model) LayerShape(i int) (headDim, kvHeads, ropeDim int) {
 		ropeDim = m.GlobalRopeDim
 	}
 	return headDim, kvHeads, ropeDim
+}
+
+// LayerFFN returns the intermediate size of layer i's MLP.
+func (m *Model) LayerFFN(i int) int {
+	if m.DoubleWideMLP && m.KVSharedLayers > 0 && i >= m.Layers-m.KVSharedLayers {
+		return 2 * m.FFNSize
+	}
+	return m.FFNSize
 }
 
 // LayerSliding reports whether layer i (from 0) uses sliding-window attention.

@@ -23,7 +23,7 @@ func TestFromHFJSONGemma4(t *testing.T) {
 	}{
 		{"defaults", nil, 512, 0, 0, 256, false},
 		{"per_layer_config", []any{"per_layer_config", map[string]any{"3": map[string]any{"head_dim": 128, "num_key_value_heads": 1}},
-			"num_kv_shared_layers", 1, "hidden_size_per_layer_input", null, "attention_k_eq_v", true}, 128, 1, 1, 0, true},
+			"num_kv_shared_layers", 1, "use_double_wide_mlp", true, "hidden_size_per_layer_input", null, "attention_k_eq_v", true}, 128, 1, 1, 0, true},
 		{"global keys", []any{"global_head_dim", 64, "num_global_key_value_heads", 2, "hidden_size_per_layer_input", 16}, 64, 2, 0, 16, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,8 +48,7 @@ func TestFromHFJSONGemma4(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range [][]any{{"enable_moe_block", true}, {"use_bidirectional_attention", "all"},
-		{"use_double_wide_mlp", true, "num_kv_shared_layers", 2}} {
+	for _, bad := range [][]any{{"enable_moe_block", true}, {"use_bidirectional_attention", "all"}} {
 		if _, err := FromHFJSON(cfg(t, "Gemma4ForCausalLM", append([]any{"layer_types", types}, bad...)...)); !errors.Is(err, ErrUnsupported) {
 			t.Errorf("%v: error %v, want ErrUnsupported", bad, err)
 		}
@@ -75,6 +74,13 @@ func TestFromGGUFGemma4(t *testing.T) {
 		m.RopeScaling.Type != "" || m.SlidingPattern != 2 || m.KVHeads != 2 || m.GlobalKVHeads != 1 ||
 		m.KVSharedLayers != 2 || m.PerLayerInput != 4 || m.PerLayerVocab != 1000 || !m.KEqV {
 		t.Errorf("got %+v", m)
+	}
+	wide := set(meta, "gemma4.feed_forward_length", []uint32{512, 512, 1024, 1024})
+	if m, err := FromGGUF(buildGGUF(t, wide)); err != nil || !m.DoubleWideMLP || m.LayerFFN(1) != 512 || m.LayerFFN(2) != 1024 {
+		t.Errorf("double-wide MLPs: %v, layer sizes %d and %d", err, m.LayerFFN(1), m.LayerFFN(2))
+	}
+	if _, err := FromGGUF(buildGGUF(t, set(meta, "gemma4.feed_forward_length", []uint32{512, 1024, 512, 1024}))); !errors.Is(err, ErrInvalid) {
+		t.Errorf("MLP sizes out of pattern: error %v, want ErrInvalid", err)
 	}
 	bad := set(meta, "gemma4.attention.head_count_kv", []uint32{2, 1, 1, 1})
 	if _, err := FromGGUF(buildGGUF(t, bad)); !errors.Is(err, ErrInvalid) {

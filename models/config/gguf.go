@@ -87,7 +87,12 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	m.Name, _ = f.String("general.name")
 	m.HiddenSize = g.uint("embedding_length", 0, true)
 	m.Layers = g.uint("block_count", 0, true)
-	m.FFNSize = g.uint("feed_forward_length", 0, true)
+	ffn := ggufLayerInts(g, "feed_forward_length")
+	if ffn == nil {
+		m.FFNSize = g.uint("feed_forward_length", 0, true)
+	} else {
+		m.FFNSize = int(ffn[0])
+	}
 	m.ContextLength = g.uint("context_length", 0, true)
 	m.Heads = g.uint("attention.head_count", 0, true)
 	kvHeads := ggufLayerInts(g, "attention.head_count_kv")
@@ -111,6 +116,7 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	ggufGemma(g, fam, m)
 	ggufGlobal(g, m, kvHeads)
 	m.MoE = ggufMoE(g, fam)
+	ggufFFN(g, m, ffn)
 	m.BOS, m.EOS = ggufTokens(f, m.VocabSize)
 	if v, ok := f.Uint("general.file_type"); ok && v <= math.MaxInt32 {
 		m.FileType = int(v)

@@ -123,3 +123,23 @@ func ggufProportional(m *Model, s RopeScaling) RopeScaling {
 	m.GlobalRopeDim, m.RopeProportional = 2*rotated, true
 	return RopeScaling{}
 }
+
+// ggufFFN reads a per-layer list of MLP sizes, as llama.cpp's converter
+// writes it for Gemma 4's double-wide MLPs: the KV-shared layers' twice
+// the others'.
+func ggufFFN(g *ggufReader, m *Model, ffn []int64) {
+	if ffn == nil {
+		return
+	}
+	if len(ffn) != m.Layers {
+		g.fail(g.arch+".feed_forward_length", "has %d values for %d layers", len(ffn), m.Layers)
+		return
+	}
+	m.DoubleWideMLP = m.KVSharedLayers > 0 && ffn[len(ffn)-1] == 2*ffn[0]
+	for i, n := range ffn {
+		if int(n) != m.LayerFFN(i) {
+			g.fail(g.arch+".feed_forward_length", "layer %d has %d, which is neither the MLP size %d nor twice it on a KV-shared layer", i, n, m.FFNSize)
+			return
+		}
+	}
+}

@@ -196,11 +196,10 @@ func hfGlobal(r *reader, fam *Family, m *Model) {
 	}
 	m.KEqV = r.bool("attention_k_eq_v", false)
 	m.KVSharedLayers = r.int("num_kv_shared_layers", 0)
+	m.DoubleWideMLP = r.bool("use_double_wide_mlp", false)
 	switch {
 	case r.bool("enable_moe_block", false):
 		r.setErr(fmt.Errorf("%w: enable_moe_block (Gemma 4's mixture of experts)", ErrUnsupported))
-	case r.bool("use_double_wide_mlp", false) && m.KVSharedLayers > 0:
-		r.setErr(fmt.Errorf("%w: use_double_wide_mlp", ErrUnsupported))
 	case r.str("use_bidirectional_attention", "") == "all":
 		r.setErr(fmt.Errorf("%w: use_bidirectional_attention \"all\"", ErrUnsupported))
 	}

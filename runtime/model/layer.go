@@ -21,6 +21,7 @@ type Layer struct {
 	Scalar         float32 // the layer's output is multiplied by this, 0 for none
 
 	HeadDim, KVHeads int  // the layer's own head size and KV heads
+	FFN              int  // the intermediate size of its MLP
 	KVLayer          int  // the cache layer the keys and values are in
 	Shared           bool // another layer computes the keys and values (K and V are nil)
 	KEqV             bool // the values are the keys before their norm and RoPE (V is nil)
@@ -51,6 +52,7 @@ func (b *binder) layer(m *Model, n *Names, i int) Layer {
 		AttnNorm: b.norm(layer(n.AttnNorm, i), hid),
 		O:        b.matrix(layer(n.O, i), hid, qDim),
 		FFNNorm:  b.norm(layer(n.FFNNorm, i), hid),
+		FFN:      cfg.LayerFFN(i),
 		HeadDim:  hd, KVHeads: kvh, KVLayer: i,
 		Shared: i >= cfg.Layers-cfg.KVSharedLayers,
 		KEqV:   cfg.KEqV && !cfg.LayerSliding(i),
@@ -71,11 +73,11 @@ func (b *binder) layer(m *Model, n *Names, i int) Layer {
 	case cfg.LayerSparse(i):
 		l.MoE = b.moe(m, n, i)
 	case n.GateUp != "":
-		b.split(layer(n.GateUp, i), hid, []int{cfg.FFNSize, cfg.FFNSize}, &l.Gate, &l.Up)
-		l.Down = b.matrix(layer(n.Down, i), hid, cfg.FFNSize)
+		b.split(layer(n.GateUp, i), hid, []int{l.FFN, l.FFN}, &l.Gate, &l.Up)
+		l.Down = b.matrix(layer(n.Down, i), hid, l.FFN)
 	default:
-		l.Gate, l.Up = b.matrix(layer(n.Gate, i), cfg.FFNSize, hid), b.matrix(layer(n.Up, i), cfg.FFNSize, hid)
-		l.Down = b.matrix(layer(n.Down, i), hid, cfg.FFNSize)
+		l.Gate, l.Up = b.matrix(layer(n.Gate, i), l.FFN, hid), b.matrix(layer(n.Up, i), l.FFN, hid)
+		l.Down = b.matrix(layer(n.Down, i), hid, l.FFN)
 	}
 	if (bl.QKVBias || cfg.AttentionBias) && !l.Shared {
 		l.QBias = b.vector(layer(n.QBias, i), qDim)

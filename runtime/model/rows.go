@@ -71,7 +71,7 @@ func (s *State) row(step rowStep, li int, b *Batch, i int) {
 		kernels.Add(x, xn)
 		kernels.RMSNorm(xn, x, l.FFNNorm, eps)
 	case stepAct:
-		ff := c.FFNSize
+		ff := l.FFN
 		s.m.act(s.gate[i*ff:(i+1)*ff], s.up[i*ff:(i+1)*ff])
 	case stepResidual:
 		if l.PostFFNNorm != nil {

@@ -51,10 +51,10 @@ func (m *Model) NewState(pool *kernels.Pool, maxRows, maxOut, ctx int) (*State, 
 		return nil, fmt.Errorf("%w: state for %d rows, %d outputs, context %d", ErrUnsupported, maxRows, maxOut, ctx)
 	}
 	c := m.Config
-	hid, ff := c.HiddenSize, c.FFNSize
+	hid, ff := c.HiddenSize, 0
 	q, kv := 0, 0
 	for _, l := range m.Layers {
-		q, kv = max(q, c.Heads*l.HeadDim), max(kv, l.KVHeads*l.HeadDim)
+		q, kv, ff = max(q, c.Heads*l.HeadDim), max(kv, l.KVHeads*l.HeadDim), max(ff, l.FFN)
 	}
 	s := &State{m: m, pool: pool, maxRows: maxRows, maxOut: maxOut, ctx: ctx, rope: &m.rope}
 	if m.ropeLong != nil && ctx > c.RopeScaling.OriginalContext {
