@@ -19,9 +19,13 @@ type bpe struct {
 	fuseUnk      bool
 	byteFallback bool
 	ignoreMerges bool
-	contPrefix   string
-	wordSuffix   string
-	byteToken    [256]int32 // ids of the <0xXX> tokens, -1 when absent
+	// longest makes the model WordPiece: the longest token of at most
+	// maxLen bytes at each position, no merges.
+	longest    bool
+	maxLen     int
+	contPrefix string
+	wordSuffix string
+	byteToken  [256]int32 // ids of the <0xXX> tokens, -1 when absent
 
 	// rawBytes is set when the last pre-tokenizer is ByteLevel: pieces then
 	// arrive as raw bytes and rawByte[b] is the id of b's byte-level rune.
@@ -137,6 +141,9 @@ func (m *bpe) encode(dst []int, word string, sc *scratch) []int {
 
 // encodeWord appends the ids of a word that merges may span.
 func (m *bpe) encodeWord(dst []int, word string, sc *scratch) []int {
+	if m.longest {
+		return m.encodeLongest(dst, word)
+	}
 	if len(word) == 1 && m.rawBytes && m.rawByte[word[0]] >= 0 {
 		return append(dst, int(m.rawByte[word[0]]))
 	}

@@ -36,6 +36,8 @@ type ggufVocab struct {
 	vocab  map[string]int32
 	// addBOS is llama.cpp's default when tokenizer.ggml.add_bos_token is absent.
 	addBOS bool
+	// addSEP ends the text with the separator token (BERT).
+	addSEP bool
 }
 
 // FromGGUF builds the tokenizer described by the tokenizer.ggml.* metadata
@@ -53,15 +55,19 @@ func FromGGUF(f *gguf.File) (*Tokenizer, error) {
 		s, err = v.gpt2Spec(f)
 	case "llama":
 		s, err = v.spmSpec(f)
+	case "gemma4":
+		s, err = v.gemma4Spec(f)
+	case "bert":
+		s = v.bertSpec(f)
 	default:
-		err = fmt.Errorf("%s: %w: tokenizer.ggml.model %.80q (supported: gpt2, llama)", v.name, ErrUnsupported, v.model)
+		err = fmt.Errorf("%s: %w: tokenizer.ggml.model %.80q (supported: gpt2, llama, gemma4, bert)", v.name, ErrUnsupported, v.model)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: %w", err)
 	}
 	v.specials(f, s)
-	if v.model == "llama" {
-		s.model.unk = int32(s.unk) // SentencePiece falls back to it
+	if v.model == "llama" || v.model == "bert" {
+		s.model.unk = int32(s.unk) // SentencePiece and WordPiece fall back to it
 	}
 	t, err := build(s)
 	if err != nil {
@@ -147,5 +153,8 @@ func (v *ggufVocab) specials(f *gguf.File, s *spec) {
 	}
 	if addEOS && s.eos >= 0 {
 		s.suffix = []int{s.eos}
+	}
+	if sep := id("tokenizer.ggml.seperator_token_id", -1); v.addSEP && sep >= 0 {
+		s.suffix = append(s.suffix, sep)
 	}
 }

@@ -20,24 +20,11 @@ func (v *ggufVocab) gpt2Spec(f *gguf.File) (*spec, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: %w: tokenizer.ggml.pre %.80q", v.name, ErrUnsupported, name)
 	}
-	merges, ok := f.Strings("tokenizer.ggml.merges")
-	if !ok {
-		return nil, fmt.Errorf("%s: %w: no tokenizer.ggml.merges", v.name, ErrFormat)
+	m, err := v.rankedBPE(f)
+	if err != nil {
+		return nil, err
 	}
-	m := newBPE(v.vocab)
-	m.byID = v.tokens
 	m.ignoreMerges = pre.ignoreMerges
-	m.merges = make(map[uint64]uint64, len(merges))
-	for rank, line := range merges {
-		// The first space after the first byte separates the two tokens.
-		i := strings.IndexByte(line[min(1, len(line)):], ' ') + 1
-		if i <= 0 {
-			continue
-		}
-		// Merges whose tokens are missing cannot apply; skip them as
-		// llama.cpp does.
-		_ = addMergeText(m, line[:i], line[i+1:], rank)
-	}
 	s := &spec{source: v.name, model: m, added: v.addedTokens(), bos: -1, eos: -1, unk: -1, pad: -1,
 		dec: byteLevelDecoder{}, decForm: map[int]string{}, size: len(v.tokens)}
 	for _, rx := range pre.regexes {
@@ -53,6 +40,51 @@ func (v *ggufVocab) gpt2Spec(f *gguf.File) (*spec, error) {
 		s.decForm[a.id] = byteLevelEncode(a.content)
 	}
 	v.addBOS = pre.addBOS
+	return s, nil
+}
+
+// rankedBPE is a BPE model with the merges of tokenizer.ggml.merges,
+// ranked in file order.
+func (v *ggufVocab) rankedBPE(f *gguf.File) (*bpe, error) {
+	merges, ok := f.Strings("tokenizer.ggml.merges")
+	if !ok {
+		return nil, fmt.Errorf("%s: %w: no tokenizer.ggml.merges", v.name, ErrFormat)
+	}
+	m := newBPE(v.vocab)
+	m.byID = v.tokens
+	m.merges = make(map[uint64]uint64, len(merges))
+	for rank, line := range merges {
+		// The first space after the first byte separates the two tokens.
+		i := strings.IndexByte(line[min(1, len(line)):], ' ') + 1
+		if i <= 0 {
+			continue
+		}
+		// Merges whose tokens are missing cannot apply; skip them as
+		// llama.cpp does.
+		_ = addMergeText(m, line[:i], line[i+1:], rank)
+	}
+	return m, nil
+}
+
+// gemma4Spec is the BPE of Gemma 4: over UTF-8 text rather than the
+// byte-level alphabet, spaces become ▁, the text splits into runs of
+// newlines and runs of other characters, pieces merge by rank, and
+// characters missing from the vocabulary fall back to <0xXX> tokens.
+func (v *ggufVocab) gemma4Spec(f *gguf.File) (*spec, error) {
+	m, err := v.rankedBPE(f)
+	if err != nil {
+		return nil, err
+	}
+	m.byteFallback = true
+	lines, err := newPatternMatcher(`[^\n]+|[\n]+`)
+	if err != nil {
+		return nil, err
+	}
+	s := &spec{source: v.name, model: m, added: v.addedTokens(), bos: -1, eos: -1, unk: -1, pad: -1,
+		size: len(v.tokens), norm: replace{m: literalMatcher{" "}, content: meta},
+		pre: []preTokenizer{&splitPre{m: lines, b: isolated}},
+		dec: decSequence{replaceDec{replace{m: literalMatcher{meta}, content: " "}}, byteFallbackDec{}, fuseDec{}}}
+	v.addBOS = true
 	return s, nil
 }
 
