@@ -67,6 +67,22 @@ func (s *showWriter) row(key, value string) {
 
 func (s *showWriter) line(text string) { fmt.Fprintf(s.w, "    %s\n", text) }
 
+// expertSummary describes a mixture's layout: "128, 8 per token, FFN 768
+// each, shared FFN 512"; "" for a dense model.
+func expertSummary(e *info.Experts) string {
+	if e == nil {
+		return ""
+	}
+	s := fmt.Sprintf("%d, %d per token", e.Count, e.Used)
+	if e.FFNLength > 0 {
+		s += fmt.Sprintf(", FFN %d each", e.FFNLength)
+	}
+	if e.SharedFFNLength > 0 {
+		s += fmt.Sprintf(", shared FFN %d", e.SharedFFNLength)
+	}
+	return s
+}
+
 // writeShow writes the model's info as text, in sections.
 func writeShow(w io.Writer, m shownModel, in *info.Info, st showStyles) error {
 	s := &showWriter{w: w, st: st}
@@ -80,6 +96,10 @@ func writeShow(w io.Writer, m shownModel, in *info.Info, st showStyles) error {
 	if in.Parameters > 0 {
 		s.row("parameters", fmt.Sprintf("%s (%d)", in.ParameterSize, in.Parameters))
 	}
+	if in.ActiveParameters > 0 {
+		s.row("active parameters", fmt.Sprintf("%s (%d) per token", in.ActiveParameterSize, in.ActiveParameters))
+	}
+	s.row("experts", expertSummary(in.Experts))
 	s.row("quantization", in.Quantization)
 	s.row("tensors", tensorSummary(in))
 	s.row("context length", strconv.Itoa(in.ContextLength))

@@ -103,6 +103,7 @@ func (in *Info) addGGUFTensors(f *gguf.File, elems map[string]int64) {
 		in.TensorTypes[name]++
 		elems[name] = addSat(elems[name], n)
 		in.Parameters = addSat(in.Parameters, n)
+		in.countExpertTensor(t.Name, n)
 	}
 }
 
@@ -121,6 +122,10 @@ func (in *Info) ggufRaw(f *gguf.File) {
 	in.ContextLength, in.EmbeddingLength = get("context_length"), get("embedding_length")
 	in.FeedForwardLength, in.Layers = get("feed_forward_length"), get("block_count")
 	in.Heads, in.KVHeads, in.HeadDim = get("attention.head_count"), get("attention.head_count_kv"), get("attention.key_length")
+	if n := get("expert_count"); n > 0 {
+		in.Experts = &Experts{Count: n, Used: get("expert_used_count"), FFNLength: get("expert_feed_forward_length"),
+			SharedFFNLength: get("expert_shared_feed_forward_length")}
+	}
 	if in.VocabSize = get("vocab_size"); in.VocabSize == 0 {
 		if v, ok := f.Lookup("tokenizer.ggml.tokens"); ok {
 			in.VocabSize = v.Len()

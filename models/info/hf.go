@@ -102,6 +102,7 @@ func (in *Info) countSafetensors(st *safetensors.Model, q *MLXQuant) map[string]
 			elems[t.DType.String()] = addSat(elems[t.DType.String()], n)
 		}
 		in.Parameters = addSat(in.Parameters, n)
+		in.countExpertTensor(name, n)
 	}
 	return elems
 }
@@ -120,6 +121,11 @@ type rawConfig struct {
 	Context            int        `json:"max_position_embeddings"`
 	Vocab              int        `json:"vocab_size"`
 	RopeTheta          float32    `json:"rope_theta"`
+	Experts            int        `json:"num_experts"`
+	LocalExperts       int        `json:"num_local_experts"`
+	ExpertsPerToken    int        `json:"num_experts_per_tok"`
+	ExpertFFN          int        `json:"moe_intermediate_size"`
+	SharedExpertFFN    int        `json:"shared_expert_intermediate_size"`
 	TextConfig         *rawConfig `json:"text_config"`
 	Quantization       *rawQuant  `json:"quantization"`
 	QuantizationConfig *rawQuant  `json:"quantization_config"`
@@ -155,6 +161,9 @@ func (in *Info) hfRaw(dir string) (*MLXQuant, error) {
 	in.ContextLength, in.EmbeddingLength, in.FeedForwardLength = c.Context, c.HiddenSize, c.FFN
 	in.Layers, in.Heads, in.KVHeads, in.HeadDim = c.Layers, c.Heads, c.KVHeads, c.HeadDim
 	in.VocabSize, in.RopeTheta = c.Vocab, c.RopeTheta
+	if n := max(c.Experts, c.LocalExperts); n > 0 {
+		in.Experts = &Experts{Count: n, Used: c.ExpertsPerToken, FFNLength: c.ExpertFFN, SharedFFNLength: c.SharedExpertFFN}
+	}
 	q := top.Quantization
 	if q == nil {
 		q = top.QuantizationConfig

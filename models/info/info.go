@@ -30,36 +30,44 @@ const (
 // Info is what a person needs to know about a model. The JSON keys are
 // stable; a value that is unknown is zero or empty.
 type Info struct {
-	Path              string         `json:"path"`
-	Format            string         `json:"format"`            // FormatGGUF, FormatSafetensors or FormatMLX
-	Architecture      string         `json:"architecture"`      // family: llama, qwen3, ...
-	ArchitectureName  string         `json:"architecture_name"` // as written: LlamaForCausalLM, or GGUF general.architecture
-	Name              string         `json:"name"`              // GGUF general.name
-	Parameters        int64          `json:"parameters"`        // counted from the tensor shapes
-	ParameterSize     string         `json:"parameter_size"`    // Parameters for a person: "135M"
-	Quantization      string         `json:"quantization"`      // "Q8_0", "BF16", "MLX 4-bit, group 64"
-	MLXQuantization   *MLXQuant      `json:"mlx_quantization"`  // nil unless MLX-quantized
-	Tensors           int            `json:"tensors"`
-	TensorTypes       map[string]int `json:"tensor_types"` // tensors per stored type ("Q8_0", "F32", "U32")
-	ContextLength     int            `json:"context_length"`
-	EmbeddingLength   int            `json:"embedding_length"`
-	FeedForwardLength int            `json:"feed_forward_length"`
-	Layers            int            `json:"layers"`
-	Heads             int            `json:"heads"`
-	KVHeads           int            `json:"kv_heads"`
-	HeadDim           int            `json:"head_dim"`
-	VocabSize         int            `json:"vocab_size"`
-	RopeTheta         float32        `json:"rope_theta"`
-	ChatTemplate      string         `json:"chat_template"`
-	TemplateOrigin    string         `json:"chat_template_origin"` // file (and key) relative to the model
-	License           string         `json:"license"`              // an SPDX id, or the first line of a LICENSE file
-	LicenseOrigin     string         `json:"license_origin"`       // general.license, README.md or LICENSE
-	Generation        Generation     `json:"generation"`
-	Files             []File         `json:"files"`
-	Size              int64          `json:"size"`      // bytes of Files
-	Supported         bool           `json:"supported"` // the runtime knows the architecture
-	Warnings          []string       `json:"warnings"`  // what could not be read, and why
-	first             string         // the first file of a split GGUF, which holds the metadata
+	Path             string `json:"path"`
+	Format           string `json:"format"`            // FormatGGUF, FormatSafetensors or FormatMLX
+	Architecture     string `json:"architecture"`      // family: llama, qwen3, ...
+	ArchitectureName string `json:"architecture_name"` // as written: LlamaForCausalLM, or GGUF general.architecture
+	Name             string `json:"name"`              // GGUF general.name
+	Parameters       int64  `json:"parameters"`        // counted from the tensor shapes
+	ParameterSize    string `json:"parameter_size"`    // Parameters for a person: "135M"
+	// ActiveParameters counts, for a mixture of experts, the parameters
+	// one token uses: the routed experts' share counted Experts.Used times
+	// out of Experts.Count. 0 for a dense model.
+	ActiveParameters    int64          `json:"active_parameters"`
+	ActiveParameterSize string         `json:"active_parameter_size"`
+	Experts             *Experts       `json:"experts"`          // nil for a dense model
+	Quantization        string         `json:"quantization"`     // "Q8_0", "BF16", "MLX 4-bit, group 64"
+	MLXQuantization     *MLXQuant      `json:"mlx_quantization"` // nil unless MLX-quantized
+	Tensors             int            `json:"tensors"`
+	TensorTypes         map[string]int `json:"tensor_types"` // tensors per stored type ("Q8_0", "F32", "U32")
+	ContextLength       int            `json:"context_length"`
+	EmbeddingLength     int            `json:"embedding_length"`
+	FeedForwardLength   int            `json:"feed_forward_length"`
+	Layers              int            `json:"layers"`
+	Heads               int            `json:"heads"`
+	KVHeads             int            `json:"kv_heads"`
+	HeadDim             int            `json:"head_dim"`
+	VocabSize           int            `json:"vocab_size"`
+	RopeTheta           float32        `json:"rope_theta"`
+	ChatTemplate        string         `json:"chat_template"`
+	TemplateOrigin      string         `json:"chat_template_origin"` // file (and key) relative to the model
+	License             string         `json:"license"`              // an SPDX id, or the first line of a LICENSE file
+	LicenseOrigin       string         `json:"license_origin"`       // general.license, README.md or LICENSE
+	Generation          Generation     `json:"generation"`
+	Files               []File         `json:"files"`
+	Size                int64          `json:"size"`      // bytes of Files
+	Supported           bool           `json:"supported"` // the runtime knows the architecture
+	Warnings            []string       `json:"warnings"`  // what could not be read, and why
+	first               string         // the first file of a split GGUF, which holds the metadata
+	expertParams        int64          // the parameters of the routed experts' tensors
+	sharedExpert        bool           // a tensor of a shared expert was seen
 }
 
 // MLXQuant is MLX's affine quantization: groups of GroupSize weights share a
@@ -110,6 +118,7 @@ func Load(path string) (*Info, error) {
 	for _, f := range in.Files {
 		in.Size += f.Size
 	}
+	in.setActive()
 	in.findTemplate(cmp.Or(in.first, path))
 	if in.Warnings == nil {
 		in.Warnings = []string{}
@@ -144,6 +153,9 @@ func (in *Info) setModel(m *config.Model) {
 	in.ContextLength, in.EmbeddingLength, in.FeedForwardLength = m.ContextLength, m.HiddenSize, m.FFNSize
 	in.Layers, in.Heads, in.KVHeads, in.HeadDim = m.Layers, m.Heads, m.KVHeads, m.HeadDim
 	in.VocabSize, in.RopeTheta = m.VocabSize, m.RopeTheta
+	if e := m.MoE; e.Experts > 0 {
+		in.Experts = &Experts{Count: e.Experts, Used: e.TopK, FFNLength: e.FFNSize, SharedFFNLength: e.SharedFFNSize}
+	}
 }
 
 func (in *Info) warn(format string, args ...any) {
