@@ -20,6 +20,26 @@ func TestGELUTanhMul(t *testing.T) {
 	}
 }
 
+// TestGELUTanhMulMatchesTanh checks the exponential form against the
+// tanh definition over the range where GELU bends, and at values whose
+// exponential overflows or underflows float32.
+func TestGELUTanhMulMatchesTanh(t *testing.T) {
+	var gate, up []float32
+	for x := -12.0; x <= 12; x += 0.01 {
+		gate, up = append(gate, float32(x)), append(up, float32(1+x/10))
+	}
+	gate = append(gate, -60, 60, -1e4, 1e4)
+	up = append(up, 1, 1, 1, 1)
+	want := append([]float32(nil), gate...)
+	geluTanhRef(want, up)
+	GELUTanhMul(gate, up)
+	for i := range gate {
+		if d := math.Abs(float64(gate[i] - want[i])); d > 1e-5*max(1, math.Abs(float64(want[i]))) {
+			t.Fatalf("#%d: %v, want %v", i, gate[i], want[i])
+		}
+	}
+}
+
 // TestSoftcap checks c·tanh(x/c): odd, bounded by c, near the identity for
 // small values.
 func TestSoftcap(t *testing.T) {

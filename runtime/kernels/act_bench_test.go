@@ -1,0 +1,15 @@
+package kernels
+
+import "testing"
+
+// BenchmarkGELUTanhMul is one Gemma-3-1B MLP row (6912 values).
+func BenchmarkGELUTanhMul(b *testing.B) {
+	gate, up := randFloats(newRand(1), 6912, 2), randFloats(newRand(2), 6912, 1)
+	g := make([]float32, len(gate))
+	b.SetBytes(int64(8 * len(gate)))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(g, gate)
+		GELUTanhMul(g, up)
+	}
+}
