@@ -37,7 +37,30 @@ func geluTanhRef(gate, up []float32) {
 
 // Softcap sets x[i] = c·tanh(x[i]/c), which bounds every value to (-c, c)
 // while keeping small values almost unchanged (Gemma's logit soft-capping).
+// It computes tanh|y| as (1-e^(-2|y|))/(1+e^(-2|y|)) with the vectorised
+// Exp on blocks of values, then restores the sign.
 func Softcap(x []float32, c float32) {
+	var neg [64]bool
+	k := -2 / c
+	for lo := 0; lo < len(x); lo += len(neg) {
+		t := x[lo:min(lo+len(neg), len(x))]
+		for i, v := range t {
+			neg[i] = v < 0
+			t[i] = k * abs32(v)
+		}
+		Exp(t)
+		for i, e := range t {
+			v := c * (1 - e) / (1 + e)
+			if neg[i] {
+				v = -v
+			}
+			t[i] = v
+		}
+	}
+}
+
+// softcapRef is Softcap with math.Tanh in float64, for tests.
+func softcapRef(x []float32, c float32) {
 	for i, v := range x {
 		x[i] = c * float32(math.Tanh(float64(v/c)))
 	}

@@ -13,3 +13,15 @@ func BenchmarkGELUTanhMul(b *testing.B) {
 		GELUTanhMul(g, up)
 	}
 }
+
+// BenchmarkSoftcap is the final cap of one row of Gemma 2's logits.
+func BenchmarkSoftcap(b *testing.B) {
+	x := randFloats(newRand(3), 256000, 20)
+	y := make([]float32, len(x))
+	b.SetBytes(int64(4 * len(x)))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(y, x)
+		Softcap(y, 30)
+	}
+}

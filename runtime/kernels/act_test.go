@@ -64,3 +64,21 @@ func TestRound(t *testing.T) {
 		t.Errorf("RoundF16(%v) = %v, want 33.9375", s, got)
 	}
 }
+
+// TestSoftcapMatchesTanh checks the exponential form against c·tanh(x/c)
+// from far below to far above the cap.
+func TestSoftcapMatchesTanh(t *testing.T) {
+	var x []float32
+	for v := -200.0; v <= 200; v += 0.37 {
+		x = append(x, float32(v))
+	}
+	x = append(x, 0, -1e-30, 1e30, -1e30)
+	want := append([]float32(nil), x...)
+	softcapRef(want, 30)
+	Softcap(x, 30)
+	for i := range x {
+		if math.Abs(float64(x[i]-want[i])) > 1e-5*30 {
+			t.Fatalf("#%d: %v, want %v", i, x[i], want[i])
+		}
+	}
+}
