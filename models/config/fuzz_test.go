@@ -20,6 +20,11 @@ func FuzzFromHFJSON(f *testing.F) {
 	f.Add(cfg(f, "Qwen3ForCausalLM", "head_dim", 32, "sliding_window", null, "use_sliding_window", false,
 		"rope_scaling", null, "tie_word_embeddings", true, "eos_token_id", 151645, "vocab_size", 151936),
 		[]byte(`{"do_sample": true}`))
+	f.Add(cfg(f, "Gemma4ForCausalLM", "head_dim", 32, "layer_types", []string{"sliding_attention", "full_attention",
+		"sliding_attention", "full_attention"}, "per_layer_config", map[string]any{"1": map[string]any{"head_dim": 64}},
+		"rope_parameters", map[string]any{"full_attention": map[string]any{"rope_type": "proportional",
+			"partial_rotary_factor": 0.25, "rope_theta": 1e6}, "sliding_attention": map[string]any{"rope_theta": 1e4}},
+		"num_kv_shared_layers", 2, "use_double_wide_mlp", true, "attention_k_eq_v", true), []byte(`{}`))
 	f.Fuzz(func(t *testing.T, config, generation []byte) {
 		m, err := FromHFJSON(config)
 		if err != nil {

@@ -82,6 +82,10 @@ func TestFromGGUFGemma4(t *testing.T) {
 	if _, err := FromGGUF(buildGGUF(t, set(meta, "gemma4.feed_forward_length", []uint32{512, 1024, 512, 1024}))); !errors.Is(err, ErrInvalid) {
 		t.Errorf("MLP sizes out of pattern: error %v, want ErrInvalid", err)
 	}
+	wider := set(meta, "gemma4.attention.key_length", uint32(4), "gemma4.rope.dimension_count", uint32(8))
+	if _, err := FromGGUF(buildGGUF(t, wider)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("full-attention rotary dimensions beyond the head: error %v, want ErrInvalid", err)
+	}
 	bad := set(meta, "gemma4.attention.head_count_kv", []uint32{2, 1, 1, 1})
 	if _, err := FromGGUF(buildGGUF(t, bad)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("KV heads that differ within a kind: error %v, want ErrInvalid", err)

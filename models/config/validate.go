@@ -37,7 +37,7 @@ func (m *Model) Validate() error {
 		{"sliding window pattern", m.SlidingPattern, 0, maxLayers},
 		{"global head dimension", m.GlobalHeadDim, 0, maxRopeDim},
 		{"global KV heads", m.GlobalKVHeads, 0, m.Heads},
-		{"global rotary dimensions", m.GlobalRopeDim, 0, max(m.GlobalHeadDim, m.HeadDim)},
+		{"global rotary dimensions", m.GlobalRopeDim, 0, orDefault(m.GlobalHeadDim, m.HeadDim)},
 		{"KV-shared layers", m.KVSharedLayers, 0, m.Layers - 1},
 		{"per-layer input size", m.PerLayerInput, 0, maxHidden},
 		{"per-layer input vocabulary", m.PerLayerVocab, 0, maxVocab},
@@ -51,8 +51,8 @@ func (m *Model) Validate() error {
 	if m.Heads%m.KVHeads != 0 {
 		return fmt.Errorf("%w: %d attention heads are not a multiple of %d KV heads", ErrInvalid, m.Heads, m.KVHeads)
 	}
-	if m.RopeDim%2 != 0 {
-		return fmt.Errorf("%w: rotary dimensions %d must be even", ErrInvalid, m.RopeDim)
+	if m.RopeDim%2 != 0 || m.GlobalRopeDim%2 != 0 {
+		return fmt.Errorf("%w: rotary dimensions %d and %d (full attention) must be even", ErrInvalid, m.RopeDim, m.GlobalRopeDim)
 	}
 	if kv := 2 * m.Layers * max(m.KVHeads, m.GlobalKVHeads) * max(m.HeadDim, m.GlobalHeadDim); kv > maxKVPerToken {
 		return fmt.Errorf("%w: %d KV cache elements per token exceed %d", ErrInvalid, kv, maxKVPerToken)
