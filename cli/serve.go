@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mlxrun/mlx/models/catalog"
+	"github.com/mlxrun/mlx/models/hub"
 	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/runtime/kvcache"
 	"github.com/mlxrun/mlx/server"
@@ -146,6 +147,24 @@ func (o *serveOptions) fromEnv(f *pflag.FlagSet) error {
 	return err
 }
 
+// checkNamed checks the models given on the command line before the
+// server listens: each is a regular file, a folder, or a hub reference.
+func checkNamed(models []string) error {
+	for _, m := range models {
+		st, err := os.Stat(m)
+		if err != nil {
+			if _, err := hub.ParseRef(m); err != nil {
+				return hubHint(err)
+			}
+			continue
+		}
+		if !st.Mode().IsRegular() && !st.IsDir() {
+			return fmt.Errorf("%s is not a regular file or a folder", m)
+		}
+	}
+	return nil
+}
+
 // checkModelsDir checks --models-dir: empty, or a folder.
 func checkModelsDir(dir string) error {
 	if dir == "" {
@@ -190,6 +209,9 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	}
 	respStore, convStore, err := o.stores.options()
 	if err != nil {
+		return err
+	}
+	if err := checkNamed(models); err != nil {
 		return err
 	}
 	ln, err := listen(o)
