@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package e2e holds the end-to-end checks of mlx serve: the OpenAI SDK
 // suites (run.sh) and, here, a hostile client against the built binary.
 package e2e
