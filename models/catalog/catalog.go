@@ -12,6 +12,7 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -88,15 +89,31 @@ func (c *Catalog) Resolve(name string) (Model, error) {
 	}
 	idx := c.index()
 	if m, ok := idx.byID[name]; ok {
+		if !loadable(*m) {
+			return Model{}, notFound
+		}
 		return *m, nil
 	}
-	if m, ok := c.resolvePath(idx, name); ok {
-		return m, nil
-	}
-	if m, ok := c.resolveRef(idx, name); ok {
-		return m, nil
+	for _, resolve := range []func(*index, string) (Model, bool){c.resolvePath, c.resolveRef} {
+		if m, ok := resolve(idx, name); ok && loadable(m) {
+			return m, nil
+		}
 	}
 	return Model{}, notFound
+}
+
+// loadable reports whether the loader may open a model's files now: a
+// regular file, or a model folder of regular files (a file swapped for a
+// FIFO since the listing is refused), or a model still to pull.
+func loadable(m Model) bool {
+	if m.Path == "" {
+		return m.Pull != ""
+	}
+	st, err := os.Stat(m.Path)
+	if err != nil {
+		return false
+	}
+	return st.Mode().IsRegular() || (st.IsDir() && plainDir(m.Path))
 }
 
 // Remember records that the model id, once pulled, is at path, so that it

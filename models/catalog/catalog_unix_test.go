@@ -4,6 +4,7 @@ package catalog
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -58,6 +59,27 @@ func TestAllowPaths(t *testing.T) {
 	for _, name := range []string{"/etc/passwd", "/etc"} {
 		if _, err := c.Resolve(name); !errors.Is(err, ErrNotFound) {
 			t.Errorf("Resolve(%q) with AllowPaths: %v", name, err)
+		}
+	}
+}
+
+// TestSwappedForFIFO: a listed model whose file became a FIFO after the
+// listing is refused, not opened.
+func TestSwappedForFIFO(t *testing.T) {
+	c, root := fixture(t, Options{})
+	if _, err := c.Resolve("small"); err != nil {
+		t.Fatal(err)
+	}
+	small := filepath.Join(root, "models", "small.gguf")
+	if err := os.Remove(small); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(small, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	for _, name := range []string{"small", small} {
+		if m, err := c.Resolve(name); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Resolve(%s) after the swap = %+v, %v", name, m, err)
 		}
 	}
 }

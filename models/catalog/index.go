@@ -137,13 +137,18 @@ func scanDir(x *index, dir, prefix string, depth int) {
 	}
 }
 
-// modelDir reports whether dir is a Hugging Face model folder that holds
-// only regular files and folders: a FIFO or device among its files could
-// block or feed the loader.
+// modelDir reports whether dir is a Hugging Face model folder (it has a
+// config.json) that holds only regular files and folders.
 func modelDir(dir string) bool {
 	if st, err := os.Stat(filepath.Join(dir, "config.json")); err != nil || !st.Mode().IsRegular() {
 		return false
 	}
+	return plainDir(dir)
+}
+
+// plainDir reports whether dir holds only regular files and folders: a
+// FIFO or device among a model's files could block or feed the loader.
+func plainDir(dir string) bool {
 	f, err := os.Open(dir)
 	if err != nil {
 		return false
