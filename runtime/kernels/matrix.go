@@ -79,8 +79,19 @@ func newMatrix(m Matrix, pack bool) (*Matrix, error) {
 		m.Data = aligned(m.Data, m.Type)
 	}
 	m.layout = m.Type
-	if !pack {
-		return &m, nil
+	if pack {
+		m.Pack()
+	}
+	return &m, nil
+}
+
+// Pack makes the copy of a matrix of NewMatrixUnpacked that NewMatrix
+// would have made for the CPU's tile kernels, if any, and reports whether
+// m now has one. It must not run while a matmul reads m; once it returns,
+// the kernels read the copy.
+func (m *Matrix) Pack() bool {
+	if m.packed != nil || m.affinePacked() {
+		return true
 	}
 	if m.Type == Q8_0 && fastImpls.gemm[layoutQ8x8].one != nil {
 		m.layout = layoutQ8x8
@@ -93,7 +104,7 @@ func newMatrix(m Matrix, pack bool) (*Matrix, error) {
 	case m.Type == Q5_0:
 		m.packQ5_0()
 	}
-	return &m, nil
+	return m.packed != nil || m.affinePacked()
 }
 
 func (m *Matrix) checkAffine() error {

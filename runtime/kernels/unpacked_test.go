@@ -7,7 +7,8 @@ import (
 
 // TestMatMulUnpacked checks that a matrix made without its packed copy
 // keeps its stored data only and computes the same products, within the
-// bound of its format, as the float computation.
+// bound of its format, as the float computation; and that Pack then makes
+// the copy NewMatrix makes, with the same products.
 func TestMatMulUnpacked(t *testing.T) {
 	rng := newRand(11)
 	for _, typ := range allTypes {
@@ -29,6 +30,11 @@ func TestMatMulUnpacked(t *testing.T) {
 				defer p.Close()
 				p.MatMul(w, x, n, out)
 				checkMatMul(t, w, dequantMatrix(w), x, n, out, matmulBound(typ))
+				if w.Pack() != (packed.Packed() || packed.affinePacked()) {
+					t.Fatalf("Pack made a copy: %v, NewMatrix: %v", w.Packed() || w.affinePacked(), packed.Packed() || packed.affinePacked())
+				}
+				p.MatMul(w, x, n, out)
+				checkMatMul(t, w, dequantMatrix(w), x, n, out, matrixBound(w))
 			})
 		}
 	}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"sync"
 
 	"github.com/mlxrun/mlx/runtime/kernels"
 )
@@ -25,9 +26,11 @@ type Expert struct {
 	Gate, Up, Down *kernels.Matrix // [ff, hidden], [ff, hidden], [hidden, ff]
 }
 
-// MoE is the mixture-of-experts MLP of a sparse layer. The experts'
-// matrices are read in place from the model file, so only the experts that
-// tokens are routed to become resident.
+// MoE is the mixture-of-experts MLP of a sparse layer. The experts are
+// bound unpacked, views of the model file, and packed for the CPU's tile
+// kernels the first time a token is routed to them: memory follows the
+// experts in use, where packing all of them at load would make the whole
+// mixture resident.
 type MoE struct {
 	Router  *kernels.Matrix // [experts, hidden]
 	Experts []Expert
@@ -35,6 +38,25 @@ type MoE struct {
 	// scaled by sigmoid(SharedGate·x).
 	Shared     *Expert
 	SharedGate []float32 // [hidden]
+
+	packOnce []sync.Once // one per expert; nil: the experts stay unpacked
+}
+
+// ready packs expert x, the first time it is used, and gives back the
+// file's pages of the matrices packed (their rows are read from the copy).
+func (l *MoE) ready(x int) {
+	if l.packOnce == nil {
+		return
+	}
+	l.packOnce[x].Do(func() {
+		e := &l.Experts[x]
+		for _, w := range [...]*kernels.Matrix{e.Gate, e.Up, e.Down} {
+			if w.Pack() {
+				// Pages left mapped are only memory counted twice.
+				_ = releaseFile(w)
+			}
+		}
+	})
 }
 
 // moeScratch is the memory of the sparse layers' forward pass, for up to
@@ -96,6 +118,7 @@ func (s *State) moe(l *MoE, n int) {
 		if r0 == r1 {
 			continue
 		}
+		l.ready(x)
 		ex := &l.Experts[x]
 		s.gatedMLP(ex, ms.xg[r0*hid:r1*hid], r1-r0, ms.gate[r0*ff:r1*ff], ms.up[r0*ff:r1*ff], ms.yg[r0*hid:r1*hid])
 	}

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/mlxrun/mlx/runtime/kernels"
 )
@@ -11,7 +12,7 @@ import (
 func (b *binder) moe(m *Model, n *Names, i int) *MoE {
 	cfg := m.Config
 	hid, ne, ff := cfg.HiddenSize, cfg.MoE.Experts, cfg.MoE.FFNSize
-	l := &MoE{Router: b.matrix(layer(n.Router, i), ne, hid), Experts: make([]Expert, ne)}
+	l := &MoE{Router: b.matrix(layer(n.Router, i), ne, hid), Experts: make([]Expert, ne), packOnce: make([]sync.Once, ne)}
 	gate := b.experts(n.ExpGate, i, ne, ff, hid)
 	up := b.experts(n.ExpUp, i, ne, ff, hid)
 	down := b.experts(n.ExpDown, i, ne, hid, ff)
@@ -86,9 +87,8 @@ func (b *binder) gateVector(name string, n int) []float32 {
 }
 
 // splitExperts cuts m, the rows of n experts one after the other, into n
-// matrices that the kernels read in place (NewMatrixUnpacked): a packed copy
-// of every expert would keep all of them resident, where the mapped file
-// holds only the pages of the experts in use.
+// matrices that the kernels read in place (NewMatrixUnpacked), packed only
+// once in use (MoE.ready).
 func splitExperts(m kernels.Matrix, n int, where, name string) ([]*kernels.Matrix, error) {
 	if n <= 0 || m.Rows%n != 0 || len(m.Data)%n != 0 || len(m.Scales)%n != 0 || len(m.Biases)%n != 0 {
 		return nil, fmt.Errorf("%w: %s: tensor %s does not split into %d experts", ErrWeights, where, name, n)

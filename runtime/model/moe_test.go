@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/mlxrun/mlx/models/config"
@@ -137,34 +138,110 @@ func randFloats(rng *rand.Rand, n int) []float32 {
 
 // testMoEModel returns a model of one sparse layer of 6 experts, top 2
 // renormalised, with F32 weights, and that layer's mixture.
-func testMoEModel(t *testing.T, shared bool) (*Model, *MoE) {
+func testMoEModel(t testing.TB, shared bool) (*Model, *MoE) {
 	t.Helper()
-	cfg := &config.Model{HiddenSize: 32, Heads: 1, KVHeads: 1, HeadDim: 32, RopeDim: 32, FFNSize: 16, VocabSize: 8,
+	sf := 0
+	if shared {
+		sf = 24
+	}
+	return newTestMoE(t, moeShape{hidden: 32, experts: 6, topK: 2, ff: 16, sharedFF: sf}, kernels.F32)
+}
+
+// moeShape is the shape of a test mixture; sharedFF 0 is none; pack: the
+// experts are packed once in use, as a bound model's are.
+type moeShape struct {
+	hidden, experts, topK, ff, sharedFF int
+	pack                                bool
+}
+
+// newTestMoE returns a model of one sparse layer of the given shape, its
+// experts in type typ (F32 or Q8_0) and the router in F32, with random
+// weights, and that layer's mixture.
+func newTestMoE(t testing.TB, sh moeShape, typ kernels.DType) (*Model, *MoE) {
+	t.Helper()
+	hid, ff := sh.hidden, sh.ff
+	cfg := &config.Model{HiddenSize: hid, Heads: 1, KVHeads: 1, HeadDim: 32, RopeDim: 32, FFNSize: ff, VocabSize: 8,
 		Layers: 1, RMSNormEps: 1e-6, RopeTheta: 10000, ContextLength: 64,
-		MoE: config.MoE{Experts: 6, TopK: 2, FFNSize: 16, NormTopK: true, SharedFFNSize: 24}}
-	m := &Model{Config: cfg, Blocks: Blocks{Router: SoftmaxTopK, NormTopK: true, SharedExpert: shared}}
+		MoE: config.MoE{Experts: sh.experts, TopK: sh.topK, FFNSize: ff, NormTopK: true, SharedFFNSize: sh.sharedFF}}
+	m := &Model{Config: cfg, Blocks: Blocks{Router: SoftmaxTopK, NormTopK: true, SharedExpert: sh.sharedFF > 0}}
 	rng := rand.New(rand.NewPCG(1, 2))
-	mat := func(rows, cols int) *kernels.Matrix {
-		data := make([]byte, 4*rows*cols)
-		for i := range rows * cols {
-			binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(float32(rng.NormFloat64()*0.3)))
+	mat := func(typ kernels.DType, rows, cols int) *kernels.Matrix {
+		var data []byte
+		if typ == kernels.Q8_0 {
+			// blocks of a half-precision scale (1/64) and 32 random bytes
+			data = make([]byte, rows*cols/32*34)
+			for b := 0; b < len(data); b += 34 {
+				binary.LittleEndian.PutUint16(data[b:], 0x2400)
+				for j := b + 2; j < b+34; j++ {
+					data[j] = byte(rng.Uint32())
+				}
+			}
+		} else {
+			data = make([]byte, 4*rows*cols)
+			for i := range rows * cols {
+				binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(float32(rng.NormFloat64()*0.3)))
+			}
 		}
-		w, err := kernels.NewMatrix(kernels.Matrix{Type: kernels.F32, Rows: rows, Cols: cols, Data: data})
+		w, err := kernels.NewMatrixUnpacked(kernels.Matrix{Type: typ, Rows: rows, Cols: cols, Data: data})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return w
 	}
-	hid, ff := cfg.HiddenSize, cfg.MoE.FFNSize
-	l := &MoE{Router: mat(cfg.MoE.Experts, hid)}
-	for range cfg.MoE.Experts {
-		l.Experts = append(l.Experts, Expert{Gate: mat(ff, hid), Up: mat(ff, hid), Down: mat(hid, ff)})
+	l := &MoE{Router: mat(kernels.F32, sh.experts, hid)}
+	for range sh.experts {
+		l.Experts = append(l.Experts, Expert{Gate: mat(typ, ff, hid), Up: mat(typ, ff, hid), Down: mat(typ, hid, ff)})
 	}
-	if shared {
-		sf := cfg.MoE.SharedFFNSize
-		l.Shared = &Expert{Gate: mat(sf, hid), Up: mat(sf, hid), Down: mat(hid, sf)}
+	if sf := sh.sharedFF; sf > 0 {
+		l.Shared = &Expert{Gate: mat(typ, sf, hid), Up: mat(typ, sf, hid), Down: mat(typ, hid, sf)}
 		l.SharedGate = randFloats(rng, hid)
+	}
+	if sh.pack {
+		l.packOnce = make([]sync.Once, sh.experts)
 	}
 	m.Layers = []Layer{{MoE: l, HeadDim: 32, KVHeads: 1}}
 	return m, l
+}
+
+// TestMoEPackInUse checks that the experts are packed the first time a
+// token is routed to them, and only those, and that the packed experts
+// give the results of the unpacked ones.
+func TestMoEPackInUse(t *testing.T) {
+	sh := moeShape{hidden: 64, experts: 8, topK: 2, ff: 32}
+	m, plain := newTestMoE(t, sh, kernels.Q8_0)
+	sh.pack = true
+	_, packed := newTestMoE(t, sh, kernels.Q8_0)
+	pool := kernels.NewPool(2)
+	t.Cleanup(pool.Close)
+	s, err := m.NewState(pool, 4, 1, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, hid := 2, sh.hidden
+	x := randFloats(rand.New(rand.NewPCG(5, 6)), n*hid)
+	run := func(l *MoE) []float32 {
+		copy(s.xn, x)
+		s.moe(l, n)
+		return slices.Clone(s.xn[:n*hid])
+	}
+	want, got := run(plain), run(packed)
+	for i := range want {
+		if math.Abs(float64(got[i]-want[i])) > 1e-4*(1+math.Abs(float64(want[i]))) {
+			t.Fatalf("value %d: packed %v, unpacked %v", i, got[i], want[i])
+		}
+	}
+	probe, err := kernels.NewMatrix(*plain.Experts[0].Gate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	canPack := probe.Packed()
+	used := map[int32]bool{}
+	for _, x := range s.moeS.choice[:n*sh.topK] {
+		used[x] = true
+	}
+	for x, e := range packed.Experts {
+		if e.Gate.Packed() != (canPack && used[int32(x)]) || plain.Experts[x].Gate.Packed() {
+			t.Errorf("expert %d (used %v): packed %v, want %v", x, used[int32(x)], e.Gate.Packed(), canPack && used[int32(x)])
+		}
+	}
 }
