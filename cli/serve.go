@@ -52,13 +52,16 @@ func newServeCmd() *cobra.Command {
 		ValidArgsFunction: completeModels,
 		Short:             "Serve an OpenAI-compatible API on this machine",
 		Long: `serve answers the OpenAI API (chat completions, completions, responses,
-conversations, models) and /health, /metrics and /mlx/models on loopback. The models named load at
-start and stay loaded (hub references are pulled if needed). A request may
-also name a model of the Hugging Face cache (org/name, org/name:QUANT, an
-alias or an id of GET /v1/models) or a file of --models-dir; it loads then
-and unloads after --keep-alive of idleness. --allow-pull lets requests pull
-models, --allow-paths name any local path; any other name is a 404. Responses and conversations are kept in memory,
-within the --responses-store-* and --conversation-store-* bounds.
+conversations, models) and /health, /metrics and /mlx/models on loopback.
+The models named load at start and stay loaded (hub references are pulled
+if needed). A request may also name a model of the Hugging Face cache
+(org/name, org/name:QUANT, an alias or an id of GET /v1/models) or a file
+of --models-dir; it loads then and unloads after --keep-alive of idleness.
+--allow-pull lets requests pull models, --allow-paths name any local path;
+any other name is a 404. Bound to loopback, only requests for localhost
+or the --host address (and --allowed-hosts) are answered. Responses and
+conversations are kept in memory, within the --responses-store-* and
+--conversation-store-* bounds.
 
 Requests are served --parallel at a time, batched into shared forward
 passes; up to --max-queue more wait, and the next ones get 429. The KV
@@ -88,7 +91,7 @@ mlx stop use.`,
 	f.StringVar(&o.modelsDir, "models-dir", "", "a folder whose .gguf files and model folders requests may name")
 	f.BoolVar(&o.allowPull, "allow-pull", false, "let a request name a hub model that is not in the cache (it is pulled)")
 	f.BoolVar(&o.allowPaths, "allow-paths", false, "let a request name any local model file or folder by its path")
-	f.StringVar(&o.apiKey, "api-key", "", "require 'Authorization: Bearer KEY' (env MLX_API_KEY)")
+	f.StringVar(&o.apiKey, "api-key", "", "require 'Authorization: Bearer KEY' or 'x-api-key: KEY' (env MLX_API_KEY)")
 	f.StringSliceVar(&o.cors, "cors-origin", nil, "origins allowed to call from a browser ('*' for all)")
 	f.StringSliceVar(&o.allowedHosts, "allowed-hosts", nil, "Host names answered besides localhost and the --host address ('*' for any)")
 	f.IntVar(&o.maxConns, "max-conns", 0, "most open connections (0: from the open-file limit); beyond it the longest idle one closes")
