@@ -88,3 +88,27 @@ func TestHarmonyHistoryThinking(t *testing.T) {
 		}
 	}
 }
+
+// TestResponseHarmony serves the Harmony answer through /v1/responses:
+// a reasoning item, the message, and a function call, in that order.
+func TestResponseHarmony(t *testing.T) {
+	ts, f := startFake(t, harmonyReply, Options{})
+	f.format = "harmony"
+	r := ts.createResponse(t, `{"model":"m","input":"Weather?","tools":[{"type":"function","name":"get_weather","parameters":{"type":"object"}}]}`)
+	var types []string
+	for _, it := range r.Output {
+		types = append(types, it.Type)
+	}
+	if len(r.Output) != 3 || types[0] != "reasoning" || types[1] != "message" || types[2] != "function_call" {
+		t.Fatalf("output items %v", types)
+	}
+	if rs := r.Output[0]; len(rs.Content) != 1 || rs.Content[0].Text != "Need the weather tool." {
+		t.Errorf("reasoning %+v", rs)
+	}
+	if r.OutputText != "Checking." {
+		t.Errorf("output_text %q", r.OutputText)
+	}
+	if fc := r.Output[2]; fc.Name != "get_weather" || fc.Arguments != `{"city":"Paris"}` {
+		t.Errorf("function call %+v", fc)
+	}
+}
