@@ -57,6 +57,9 @@ type Family struct {
 	// when they carry no expert_weights_norm key.
 	MoE          MoE
 	GGUFNormTopK bool
+	// DeltaNet holds the defaults of the linear-attention keys of a hybrid
+	// family (Qwen3.5); nil for families without linear attention.
+	DeltaNet *DeltaNet
 }
 
 // registry holds the registered families by each name that selects them.

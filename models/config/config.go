@@ -89,6 +89,9 @@ type Model struct {
 	PerLayerVocab    int  // vocab_size_per_layer_input
 
 	MoE MoE // the mixture-of-experts MLP; zero for a dense model
+	// DeltaNet is the shape of the Gated DeltaNet linear-attention layers
+	// of a hybrid model, nil for a model without.
+	DeltaNet *DeltaNet
 
 	BOS int   // beginning-of-sequence token id, -1 if none
 	EOS []int // end-of-sequence token ids

@@ -143,6 +143,7 @@ func hfModel(r *reader, fam *Family, name string) *Model {
 	m.AttentionBias = fam.Bias || r.bool("attention_bias", false)
 	m.SlidingWindow, m.SlidingPattern = hfSliding(r, fam, m.Layers)
 	hfGlobal(r, fam, m)
+	hfDeltaNet(r, fam, m)
 	partial := rp.float("partial_rotary_factor", r.float("partial_rotary_factor", 1))
 	if !finiteIn(partial, 0, 1) {
 		r.fail("partial_rotary_factor", "%v is not in [0, 1]", partial)

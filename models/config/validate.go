@@ -85,6 +85,9 @@ func (m *Model) Validate() error {
 	if err := m.MoE.validate(m.Layers); err != nil {
 		return err
 	}
+	if err := m.DeltaNet.validate(m.Layers); err != nil {
+		return err
+	}
 	if err := m.validateTokens(); err != nil {
 		return err
 	}

@@ -1,0 +1,79 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// qwen35 is registered alone: its defaults turn on the linear-attention keys.
+func init() {
+	Register(Family{Arch: "qwen35", HF: []string{"Qwen3_5ForCausalLM"}, ModelTypes: []string{"qwen3_5_text"},
+		Vocab: 248320, Heads: 16, KVHeads: 4, HeadDim: 256, MaxPos: 262144, Eps: 1e-6, Theta: 1e7, Act: "silu", BOS: -1, EOS: -1,
+		DeltaNet: &DeltaNet{KeyHeads: 16, KeyDim: 128, ValueHeads: 32, ValueDim: 128, ConvKernel: 4, Interval: 4}})
+}
+
+const hybridBase = `"architectures": ["Qwen3_5ForCausalLM"], "hidden_size": 64, "intermediate_size": 256,
+	"num_hidden_layers": 4, "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 32`
+
+// TestFromHFJSONDeltaNet reads the linear-attention shape and the layers
+// it applies to, from layer_types or full_attention_interval.
+func TestFromHFJSONDeltaNet(t *testing.T) {
+	m, err := FromHFJSON([]byte(`{` + hybridBase + `, "linear_num_key_heads": 2, "linear_num_value_heads": 4,
+		"linear_key_head_dim": 16, "linear_value_head_dim": 8, "linear_conv_kernel_dim": 3,
+		"layer_types": ["linear_attention", "full_attention", "linear_attention", "full_attention"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DeltaNet{KeyHeads: 2, KeyDim: 16, ValueHeads: 4, ValueDim: 8, ConvKernel: 3, Interval: 2}
+	if m.DeltaNet == nil || *m.DeltaNet != want {
+		t.Fatalf("DeltaNet = %+v, want %+v", m.DeltaNet, want)
+	}
+	if d := m.DeltaNet; d.ConvDim() != 2*2*16+4*8 || d.StateElems() != 2*d.ConvDim()+4*16*8 {
+		t.Errorf("ConvDim %d, StateElems %d", d.ConvDim(), d.StateElems())
+	}
+	for i, linear := range []bool{true, false, true, false} {
+		if m.LayerLinear(i) != linear {
+			t.Errorf("LayerLinear(%d) = %v, want %v", i, !linear, linear)
+		}
+	}
+	m, err = FromHFJSON([]byte(`{` + hybridBase + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := m.DeltaNet; d == nil || d.Interval != 4 || d.ValueHeads != 32 || !m.LayerLinear(2) || m.LayerLinear(3) {
+		t.Errorf("defaults: DeltaNet %+v", d)
+	}
+	m, err = FromHFJSON([]byte(`{"architectures": ["Qwen3ForCausalLM"], "hidden_size": 64, "intermediate_size": 256, "num_hidden_layers": 4}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.DeltaNet != nil || m.LayerLinear(0) {
+		t.Errorf("qwen3: DeltaNet %+v, want none", m.DeltaNet)
+	}
+}
+
+// TestFromHFJSONDeltaNetBad refuses shapes the runtime cannot run.
+func TestFromHFJSONDeltaNetBad(t *testing.T) {
+	tests := []struct {
+		extra    string
+		sentinel error
+		words    string
+	}{
+		{`"layer_types": ["linear_attention", "full_attention", "full_attention", "linear_attention"]`, ErrUnsupported, "regular"},
+		{`"layer_types": ["linear_attention", "sliding_attention", "linear_attention", "full_attention"]`, ErrUnsupported, "layer 1"},
+		{`"layer_types": ["linear_attention", "full_attention"]`, ErrInvalid, "2 entries for 4 layers"},
+		{`"linear_num_key_heads": 3, "linear_num_value_heads": 4`, ErrInvalid, "not a multiple"},
+		{`"linear_conv_kernel_dim": 0`, ErrInvalid, "convolution kernel"},
+		{`"linear_key_head_dim": 100000`, ErrInvalid, "key head dimension"},
+		{`"full_attention_interval": 0`, ErrInvalid, "interval"},
+		{`"linear_num_value_heads": 1024, "linear_value_head_dim": 2048, "linear_num_key_heads": 1024, "linear_key_head_dim": 2048`,
+			ErrInvalid, "recurrent state"},
+	}
+	for _, tt := range tests {
+		_, err := FromHFJSON([]byte(`{` + hybridBase + `, ` + tt.extra + `}`))
+		if !errors.Is(err, tt.sentinel) || err == nil || !strings.Contains(err.Error(), tt.words) {
+			t.Errorf("%s: error %v, want %v mentioning %q", tt.extra, err, tt.sentinel, tt.words)
+		}
+	}
+}
