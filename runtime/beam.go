@@ -79,6 +79,8 @@ func (e *Engine) checkBeam(req *Request) error {
 	most := min(e.state.MaxOut(), e.state.MaxRows()) - 1
 	groups := max(b.Groups, 1)
 	switch {
+	case e.model.StateElems() > 0:
+		return fmt.Errorf("%w: beam search on %s: its linear-attention layers keep one recurrent state per sequence, which beams cannot share", ErrInvalidRequest, e.cfg.Arch)
 	case b.Width < 1 || b.Width > most:
 		return fmt.Errorf("%w: beam width %d: this engine runs 1 to %d beams (logit rows of one forward pass)", ErrInvalidRequest, b.Width, most)
 	case b.N < 0 || b.N > b.Width:

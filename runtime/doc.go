@@ -31,5 +31,6 @@ import (
 	_ "github.com/mlxrun/mlx/runtime/arch/phi3"     // registers phi3
 	_ "github.com/mlxrun/mlx/runtime/arch/qwen2"    // registers qwen2
 	_ "github.com/mlxrun/mlx/runtime/arch/qwen3"    // registers qwen3
+	_ "github.com/mlxrun/mlx/runtime/arch/qwen35"   // registers qwen35
 	_ "github.com/mlxrun/mlx/runtime/arch/qwen3moe" // registers qwen3moe
 )

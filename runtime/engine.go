@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -119,12 +120,19 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 		admission: make(chan struct{}, slots), queue: make(chan *job, slots),
 		quit: make(chan struct{}), done: make(chan struct{}), closeFile: o.close}
 	e.eos = eosSet(cfg, o.gen)
-	blocks, err := opt.kvBlocks(kvcache.BlockBytesShapes(opt.KVType, m.KVShapes(), BlockSize))
+	if m.StateElems() > 0 && opt.Spec.Draft != "" {
+		return nil, fmt.Errorf("%w: a draft model for %s, whose linear-attention state cannot take back rejected tokens", ErrOptions, cfg.Arch)
+	}
+	stateBytes := 4 * int64(m.StateElems()) * int64(opt.Parallel)
+	blocks, err := opt.kvBlocks(kvcache.BlockBytesShapes(opt.KVType, m.KVShapes(), BlockSize), stateBytes)
 	if err != nil {
 		return nil, err
 	}
 	arena, err := kvcache.NewArenaShapes(opt.KVType, m.KVShapes(), BlockSize, blocks)
 	if err != nil {
+		return nil, err
+	}
+	if err := arena.SetState(m.StateElems()); err != nil {
 		return nil, err
 	}
 	e.kv = kvcache.NewPool(arena)
@@ -135,7 +143,7 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 		return nil, err
 	}
 	e.info = Info{Path: ref, Format: o.format, Arch: cfg.Arch, WeightType: m.WeightType(), Params: m.Params(), WeightBytes: m.WeightBytes(),
-		KVBytes: arena.Bytes(), StateBytes: e.state.Bytes(), Context: opt.Ctx, KVType: opt.KVType, KVBlocks: blocks,
+		KVBytes: arena.Bytes() + stateBytes, StateBytes: e.state.Bytes(), Context: opt.Ctx, KVType: opt.KVType, KVBlocks: blocks,
 		Threads: opt.Threads, Parallel: opt.Parallel, Batch: rows}
 	e.stats.total.Store(int64(blocks))
 	if e.spec, err = newSpeculator(ctx, e, opt.Spec); err != nil {

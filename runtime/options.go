@@ -93,13 +93,15 @@ func (o Options) check(modelCtx int) error {
 	return nil
 }
 
-// kvBlocks returns how many cache blocks of blockBytes the options give.
-func (o Options) kvBlocks(blockBytes int64) (int, error) {
+// kvBlocks returns how many cache blocks of blockBytes the options give,
+// with stateBytes of the budget kept for the recurrent states of the
+// parallel sequences.
+func (o Options) kvBlocks(blockBytes, stateBytes int64) (int, error) {
 	perSeq := int64((o.Ctx + BlockSize - 1) / BlockSize)
 	if o.KVMem <= 0 {
 		return int(min(perSeq*int64(o.Parallel), kvcache.MaxBytes/blockBytes)), nil
 	}
-	n := o.KVMem / blockBytes
+	n := (o.KVMem - stateBytes) / blockBytes
 	if n < 1 {
 		return 0, fmt.Errorf("%w: a KV cache of %d bytes holds no block of %d positions (%d bytes)", ErrOptions, o.KVMem, BlockSize, blockBytes)
 	}

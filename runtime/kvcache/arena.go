@@ -23,6 +23,8 @@ type Arena struct {
 
 	k16, v16 []uint16
 	k32, v32 []float32
+
+	states stateStore // per-sequence recurrent state, when set
 }
 
 // Shape is what one layer caches per position: Heads KV heads of HeadDim
@@ -154,6 +156,8 @@ type Cache struct {
 	// indexed (or found indexed), and how many they are.
 	hash    uint64
 	indexed int
+
+	rec recurrent // the fixed-size state of linear-attention layers, if any
 }
 
 // New allocates a cache of layers × ctx positions × heads × headDim values

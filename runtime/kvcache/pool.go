@@ -142,9 +142,10 @@ func (p *Pool) Grow(c *Cache, n int) bool {
 
 // Fork makes the i-th block of c a copy of the i-th block of src, taking
 // a block for it when c has only i blocks. It returns false when c has
-// fewer than i blocks, src fewer than i+1, or no block is left.
+// fewer than i blocks, src fewer than i+1, or no block is left, and
+// always for caches with a recurrent state.
 func (p *Pool) Fork(c, src *Cache, i int) bool {
-	if len(c.table) < i || len(src.table) <= i || len(c.table) > i+1 {
+	if p.a.states.elems > 0 || len(c.table) < i || len(src.table) <= i || len(c.table) > i+1 {
 		return false
 	}
 	if len(c.table) == i {
@@ -164,4 +165,5 @@ func (p *Pool) Drop(c *Cache) {
 		p.release(c.table[i])
 	}
 	c.table, c.hash, c.indexed = c.table[:0], 0, 0
+	c.dropState()
 }

@@ -90,9 +90,10 @@ func (p *Pool) unindex(b int32) {
 // Match gives the empty cache c the longest prefix of tokens[:limit] that
 // the index holds: the full blocks themselves, shared, then a private copy
 // of the indexed block that begins the rest best, if any. It returns how
-// many positions of tokens c now holds.
+// many positions of tokens c now holds: none for caches with a recurrent
+// state.
 func (p *Pool) Match(c *Cache, tokens []int32, limit int) int {
-	if len(c.table) > 0 {
+	if len(c.table) > 0 || p.a.states.elems > 0 {
 		return 0
 	}
 	bs := p.a.bs

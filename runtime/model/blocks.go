@@ -37,6 +37,10 @@ type Blocks struct {
 	// SharedExpert: sparse layers also have an expert every token uses,
 	// scaled by a sigmoid gate (Qwen2-MoE).
 	SharedExpert bool
+	// AttnGate: the query projection gives each head's queries and then
+	// as many gate values, and the attention output is multiplied by
+	// sigmoid(gate) (Qwen3.5's full-attention layers).
+	AttnGate bool
 }
 
 // Standard returns the blocks of the Llama layer: RMSNorm before attention

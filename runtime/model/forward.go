@@ -14,6 +14,12 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 	if err := s.check(b); err != nil {
 		return nil, err
 	}
+	if s.m.stateElems > 0 {
+		if err := s.lin.group(b); err != nil {
+			return nil, err
+		}
+		defer s.lin.advance()
+	}
 	m, c := s.m, s.m.Config
 	n, hid := len(b.Tokens), c.HiddenSize
 	for i, t := range b.Tokens {
@@ -56,23 +62,11 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 func (s *State) layer(li int, b *Batch, n int) {
 	l := &s.m.Layers[li]
 	s.rows(stepAttnNorm, li, b, n)
-	mats, outs, k := [3]*kernels.Matrix{l.Q, l.K, l.V}, [3][]float32{s.q, s.k, s.v}, 3
-	switch {
-	case l.Shared:
-		k = 1
-	case l.KEqV:
-		k = 2
-	}
-	s.pool.MatMuls(mats[:k], s.xn, n, outs[:k])
-	s.rows(stepQKV, li, b, n)
-	if li == len(s.m.Layers)-1 && len(b.Out) < n {
-		s.attn.run(b, li, n, b.Out)
-		s.keepRows(l, b.Out)
-		n = len(b.Out)
+	if l.Linear != nil {
+		n = s.linear(li, b, n)
 	} else {
-		s.attn.run(b, li, n, nil)
+		n = s.attention(li, b, n)
 	}
-	s.pool.MatMul(l.O, s.att, n, s.xn)
 	s.rows(stepFFNNorm, li, b, n)
 	if l.MoE != nil {
 		s.moe(l.MoE, n)
@@ -89,6 +83,39 @@ func (s *State) layer(li int, b *Batch, n int) {
 		s.pool.MatMul(l.PLProj, s.plg, n, s.xn)
 		s.rows(stepPLOut, li, b, n)
 	}
+}
+
+// attention runs the attention of layer li on the n rows of s.xn and
+// leaves its output in s.xn. It returns the rows left: on the last layer,
+// only the output rows, moved to the front.
+func (s *State) attention(li int, b *Batch, n int) int {
+	l := &s.m.Layers[li]
+	mats, outs, k := [3]*kernels.Matrix{l.Q, l.K, l.V}, [3][]float32{s.q, s.k, s.v}, 3
+	switch {
+	case l.Shared:
+		k = 1
+	case l.KEqV:
+		k = 2
+	}
+	if l.Gated {
+		outs[0] = s.qg
+	}
+	s.pool.MatMuls(mats[:k], s.xn, n, outs[:k])
+	s.rows(stepQKV, li, b, n)
+	var rows []int
+	if li == len(s.m.Layers)-1 && len(b.Out) < n {
+		rows = b.Out
+	}
+	s.attn.run(b, li, n, rows)
+	if l.Gated {
+		s.gateAttention(l, n, rows)
+	}
+	if rows != nil {
+		s.keepRows(l, rows)
+		n = len(rows)
+	}
+	s.pool.MatMul(l.O, s.att, n, s.xn)
+	return n
 }
 
 // keepRows moves the residual, attention and per-layer input rows listed

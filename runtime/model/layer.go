@@ -27,6 +27,12 @@ type Layer struct {
 	KEqV             bool // the values are the keys before their norm and RoPE (V is nil)
 	Window           int  // sliding-window size in tokens, 0 for full attention
 	Local            bool // RoPE with the sliding-window layers' table
+	Gated            bool // Q gives queries and an output gate per head (Blocks.AttnGate)
+
+	// Linear is the Gated DeltaNet token mixer of a linear-attention
+	// layer, nil for attention layers (which have no Linear, and whose
+	// attention fields are unset).
+	Linear *DeltaNet
 }
 
 // Matrices returns the weight matrices of the layer but the experts of a
@@ -39,6 +45,9 @@ func (l *Layer) Matrices() []*kernels.Matrix {
 			ws = append(ws, sh.Gate, sh.Up, sh.Down)
 		}
 	}
+	if d := l.Linear; d != nil {
+		ws = append(ws, d.QKV, d.Z, d.Beta, d.Alpha, d.Out)
+	}
 	return ws
 }
 
@@ -48,23 +57,33 @@ func (b *binder) layer(m *Model, n *Names, i int) Layer {
 	hid := cfg.HiddenSize
 	hd, kvh, _ := cfg.LayerShape(i)
 	qDim, kvDim := cfg.Heads*hd, kvh*hd
+	qRows := qDim
+	if bl.AttnGate {
+		qRows = 2 * qDim
+	}
 	l := Layer{
 		AttnNorm: b.norm(layer(n.AttnNorm, i), hid),
-		O:        b.matrix(layer(n.O, i), hid, qDim),
 		FFNNorm:  b.norm(layer(n.FFNNorm, i), hid),
 		FFN:      cfg.LayerFFN(i),
-		HeadDim:  hd, KVHeads: kvh, KVLayer: i,
+		HeadDim:  hd, KVHeads: kvh, KVLayer: m.kvLayer[i],
 		Shared: i >= cfg.Layers-cfg.KVSharedLayers,
 		KEqV:   cfg.KEqV && !cfg.LayerSliding(i),
+		Gated:  bl.AttnGate,
+	}
+	if cfg.LayerLinear(i) {
+		l.Linear, l.Gated = b.bindDeltaNet(m, n, i), false
+	} else {
+		l.O = b.matrix(layer(n.O, i), hid, qDim)
 	}
 	switch {
+	case l.Linear != nil:
 	case l.Shared:
 		l.KVLayer = sharedSource(m, i)
-		l.Q = b.matrix(layer(n.Q, i), qDim, hid)
+		l.Q = b.matrix(layer(n.Q, i), qRows, hid)
 	case n.QKV != "" && b.src.Has(layer(n.QKV, i)):
-		b.split(layer(n.QKV, i), hid, []int{qDim, kvDim, kvDim}, &l.Q, &l.K, &l.V)
+		b.split(layer(n.QKV, i), hid, []int{qRows, kvDim, kvDim}, &l.Q, &l.K, &l.V)
 	default:
-		l.Q, l.K = b.matrix(layer(n.Q, i), qDim, hid), b.matrix(layer(n.K, i), kvDim, hid)
+		l.Q, l.K = b.matrix(layer(n.Q, i), qRows, hid), b.matrix(layer(n.K, i), kvDim, hid)
 		if !l.KEqV {
 			l.V = b.matrix(layer(n.V, i), kvDim, hid)
 		}
@@ -79,18 +98,18 @@ func (b *binder) layer(m *Model, n *Names, i int) Layer {
 		l.Gate, l.Up = b.matrix(layer(n.Gate, i), l.FFN, hid), b.matrix(layer(n.Up, i), l.FFN, hid)
 		l.Down = b.matrix(layer(n.Down, i), hid, l.FFN)
 	}
-	if (bl.QKVBias || cfg.AttentionBias) && !l.Shared {
-		l.QBias = b.vector(layer(n.QBias, i), qDim)
+	if (bl.QKVBias || cfg.AttentionBias) && !l.Shared && l.Linear == nil {
+		l.QBias = b.vector(layer(n.QBias, i), qRows)
 		l.KBias = b.vector(layer(n.KBias, i), kvDim)
 		l.VBias = b.vector(layer(n.VBias, i), kvDim)
 	}
-	if bl.QKNorm {
+	if bl.QKNorm && l.Linear == nil {
 		l.QNorm = b.norm(layer(n.QNorm, i), hd)
 		if !l.Shared {
 			l.KNorm = b.norm(layer(n.KNorm, i), hd)
 		}
 	}
-	if bl.VNorm && !l.Shared {
+	if bl.VNorm && !l.Shared && l.Linear == nil {
 		l.VNorm = ones(hd)
 	}
 	if bl.PostNorms {

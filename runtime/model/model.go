@@ -28,11 +28,13 @@ type Model struct {
 	PLEmbed, PLProj *kernels.Matrix
 	PLNorm          []float32
 
-	kvShapes  []kvcache.Shape // what each cache layer holds
-	rope      ropeTable       // global layers
-	ropeLong  *ropeTable      // LongRoPE's long factors, or nil
-	ropeLocal *ropeTable      // sliding-window layers with their own base, or nil
-	attnScale float32         // scores are q·k times this
+	kvShapes   []kvcache.Shape // what each cache layer holds
+	kvLayer    []int           // the cache layer of each layer's keys and values, -1 for linear layers
+	stateElems int             // floats of a sequence's recurrent state (linear layers)
+	rope       ropeTable       // global layers
+	ropeLong   *ropeTable      // LongRoPE's long factors, or nil
+	ropeLocal  *ropeTable      // sliding-window layers with their own base, or nil
+	attnScale  float32         // scores are q·k times this
 	// plProjScale and plEmbedScale multiply the projection of the
 	// embedding and the second embedding of the per-layer inputs.
 	plProjScale, plEmbedScale float32
@@ -72,6 +74,9 @@ func (m *Model) params(active bool) int64 {
 		if l.MoE != nil {
 			n += l.MoE.params(active, c.MoE.TopK)
 		}
+		if d := l.Linear; d != nil {
+			n += int64(len(d.Conv) + len(d.DtBias) + len(d.Decay) + len(d.Norm))
+		}
 	}
 	for _, w := range []*kernels.Matrix{m.PLEmbed, m.PLProj} {
 		if w != nil {
@@ -105,6 +110,7 @@ func Build(cfg *config.Model, src Source) (*Model, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
+	m.stateElems = m.deltaNetState()
 	if err := m.releasePacked(); err != nil {
 		return nil, fmt.Errorf("%s: %w", src.Where(), err)
 	}
@@ -151,10 +157,19 @@ func (m *Model) setup() error {
 	if cfg.KVSharedLayers > 0 && (sharedSource(m, cfg.Layers-1) < 0 || sharedSource(m, cfg.Layers-cfg.KVSharedLayers) < 0) {
 		return fmt.Errorf("%w: %d KV-shared layers without an earlier layer of each type to share", ErrUnsupported, cfg.KVSharedLayers)
 	}
-	m.kvShapes = nil
-	for i := range cfg.Layers - cfg.KVSharedLayers {
+	m.kvShapes, m.kvLayer = nil, make([]int, cfg.Layers)
+	for i := range cfg.Layers {
 		hd, kvh, _ := cfg.LayerShape(i)
-		m.kvShapes = append(m.kvShapes, kvcache.Shape{Heads: kvh, HeadDim: hd})
+		switch {
+		case cfg.LayerLinear(i):
+			m.kvLayer[i] = -1
+		case i < cfg.Layers-cfg.KVSharedLayers:
+			m.kvLayer[i] = len(m.kvShapes)
+			m.kvShapes = append(m.kvShapes, kvcache.Shape{Heads: kvh, HeadDim: hd})
+		}
+	}
+	if len(m.kvShapes) == 0 {
+		return fmt.Errorf("%w: a model without attention layers", ErrUnsupported)
 	}
 	return nil
 }
@@ -233,6 +248,27 @@ func (b *binder) vector(name string, n int) []float32 {
 		return nil
 	}
 	v, err := b.src.Vector(name, n)
+	if err != nil {
+		b.err = err
+		return nil
+	}
+	b.bytes += int64(4 * len(v))
+	return v
+}
+
+// tensor binds a tensor of any shape (outermost dimension first) as float32.
+func (b *binder) tensor(name string, shape []int) []float32 {
+	if b.err != nil {
+		return nil
+	}
+	src, ok := b.src.(interface {
+		Values(name string, shape []int) ([]float32, error)
+	})
+	if !ok {
+		b.err = fmt.Errorf("%w: %s cannot read tensor %s of shape %v", ErrUnsupported, b.src.Where(), name, shape)
+		return nil
+	}
+	v, err := src.Values(name, shape)
 	if err != nil {
 		b.err = err
 		return nil

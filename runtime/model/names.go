@@ -38,6 +38,13 @@ type Names struct {
 	ExpGate, ExpUp, ExpDown          string
 	SharedGate, SharedUp, SharedDown string
 	SharedRouter                     string
+
+	// Gated DeltaNet layers (see DeltaNet): the q/k/v projection, the
+	// output gate z, beta and alpha, the convolution, the dt bias, the
+	// decay rate (A_log in Hugging Face checkpoints, -exp(A_log) in GGUF
+	// files), the gated norm and the output projection.
+	LinQKV, LinZ, LinBeta, LinAlpha, LinConv string
+	LinDtBias, LinDecay, LinNorm, LinOut     string
 }
 
 // GGUFNames are the names llama.cpp gives the tensors of the Llama family

@@ -133,13 +133,16 @@ func (s *State) qkv(l *Layer, li int, b *Batch, i int) {
 	hd, eps := l.HeadDim, c.RMSNormEps
 	qd, kvd := c.Heads*hd, l.KVHeads*hd
 	q, k, v := s.q[i*qd:(i+1)*qd], s.k[i*kvd:(i+1)*kvd], s.v[i*kvd:(i+1)*kvd]
+	if l.Gated {
+		s.splitGate(l, i)
+	}
 	t, cos, sin := s.rope, s.cos, s.sin
 	if l.Local {
 		t, cos, sin = s.m.ropeLocal, s.cosL, s.sinL
 	}
 	h := t.pairs
 	cos, sin = cos[i*h:(i+1)*h], sin[i*h:(i+1)*h]
-	if l.QBias != nil {
+	if l.QBias != nil && !l.Gated {
 		kernels.Add(q, l.QBias)
 	}
 	if l.QNorm != nil {

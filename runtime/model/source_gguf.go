@@ -65,12 +65,22 @@ func (s GGUFSource) raw(name string, dims []uint64, rows, cols int) (kernels.Mat
 
 // Vector returns a one-dimensional tensor of n values, converted to float32.
 func (s GGUFSource) Vector(name string, n int) ([]float32, error) {
+	return s.Values(name, []int{n})
+}
+
+// Values returns a tensor of the given shape (outermost dimension first,
+// the reverse of GGUF's dims), converted to float32.
+func (s GGUFSource) Values(name string, shape []int) ([]float32, error) {
 	t, ok := s.F.Tensor(name)
 	if !ok {
 		return nil, missing(s, name)
 	}
-	if !slices.Equal(t.Dims, []uint64{uint64(n)}) {
-		return nil, badShape(s, name, t.Dims, []int{n})
+	n, dims := 1, make([]uint64, len(shape))
+	for i, d := range shape {
+		n, dims[len(shape)-1-i] = n*d, uint64(d)
+	}
+	if !slices.Equal(t.Dims, dims) {
+		return nil, badShape(s, name, t.Dims, dims)
 	}
 	data := s.F.TensorData(t)
 	switch t.Type {

@@ -118,12 +118,17 @@ func (s SafetensorsSource) affine(t *safetensors.Tensor, lead []int, rows, cols 
 
 // Vector returns a one-dimensional tensor of n values as float32.
 func (s SafetensorsSource) Vector(name string, n int) ([]float32, error) {
+	return s.Values(name, []int{n})
+}
+
+// Values returns a tensor of the given shape as float32.
+func (s SafetensorsSource) Values(name string, shape []int) ([]float32, error) {
 	t, ok := s.M.Tensor(name)
 	if !ok {
 		return nil, missing(s, name)
 	}
-	if !slices.Equal(t.Shape, []int{n}) {
-		return nil, badShape(s, name, t.Shape, []int{n})
+	if !slices.Equal(t.Shape, shape) {
+		return nil, badShape(s, name, t.Shape, shape)
 	}
 	switch t.DType {
 	case safetensors.F32:

@@ -40,6 +40,9 @@ type State struct {
 
 	moeS  moeScratch
 	attn  attnJob
+	lin   linJob    // the linear-attention layers, if any
+	qg    []float32 // queries and gates of gated attention, per row
+	ag    []float32 // the output gate of gated attention, per row
 	rj    rowJob
 	rowFn func(int) // s.rowTask, bound once
 }
@@ -76,6 +79,12 @@ func (m *Model) NewState(pool *kernels.Pool, maxRows, maxOut, ctx int) (*State, 
 	if p := c.PerLayerInput; m.PLEmbed != nil {
 		s.pli, s.ple, s.plg = make([]float32, n*c.Layers*p), make([]float32, n*c.Layers*p), make([]float32, n*p)
 	}
+	if m.Blocks.AttnGate {
+		s.qg, s.ag = make([]float32, 2*n*q), make([]float32, n*q)
+	}
+	if m.stateElems > 0 {
+		s.lin.init(s, n)
+	}
 	s.hout = make([]float32, maxOut*hid)
 	s.logits = make([]float32, maxOut*c.VocabSize)
 	if m.Config.MoE.Experts > 0 {
@@ -96,6 +105,6 @@ func (s *State) MaxOut() int { return s.maxOut }
 func (s *State) Bytes() int64 {
 	n := len(s.kh)/2 + len(s.x) + len(s.xn) + len(s.q) + len(s.att) + len(s.k) + len(s.v) + len(s.gate) + len(s.up) +
 		len(s.cos) + len(s.sin) + len(s.cosL) + len(s.sinL) + len(s.pli) + len(s.ple) + len(s.plg) + len(s.hout) + len(s.logits) + len(s.attn.scores) +
-		s.moeS.floats()
+		s.moeS.floats() + len(s.qg) + len(s.ag) + s.lin.floats()
 	return 4 * int64(n)
 }

@@ -1,0 +1,40 @@
+// Package qwen35 registers the Qwen3.5 dense family (Qwen3_5ForCausalLM,
+// qwen3_5_text): a hybrid of Gated DeltaNet linear-attention layers and,
+// every full_attention_interval-th layer, gated full attention (an output
+// gate from the query projection, q/k norms, partial RoPE), with (1+w)
+// RMSNorm weights. The multimodal RoPE sections collapse to plain
+// positions for text, which is all this runtime feeds it.
+package qwen35
+
+import (
+	"github.com/mlxrun/mlx/models/config"
+	"github.com/mlxrun/mlx/runtime/model"
+)
+
+// qwen35 is Qwen3_5TextConfig's defaults.
+var qwen35 = config.Family{Arch: "qwen35", HF: []string{"Qwen3_5ForCausalLM"}, ModelTypes: []string{"qwen3_5_text"},
+	Vocab: 248320, Heads: 16, KVHeads: 4, HeadDim: 256, MaxPos: 262144, Eps: 1e-6, Theta: 1e7,
+	Act: "silu", BOS: -1, EOS: -1,
+	DeltaNet: &config.DeltaNet{KeyHeads: 16, KeyDim: 128, ValueHeads: 32, ValueDim: 128, ConvKernel: 4, Interval: 4}}
+
+// hf holds the Llama names with those of the linear-attention layers.
+var hf = func() *model.Names {
+	n := *model.HFNames
+	p := "model.layers.%d.linear_attn."
+	n.LinQKV, n.LinZ, n.LinBeta, n.LinAlpha = p+"in_proj_qkv.weight", p+"in_proj_z.weight", p+"in_proj_b.weight", p+"in_proj_a.weight"
+	n.LinConv, n.LinDtBias, n.LinDecay = p+"conv1d.weight", p+"dt_bias", p+"A_log"
+	n.LinNorm, n.LinOut = p+"norm.weight", p+"out_proj.weight"
+	return &n
+}()
+
+func init() {
+	model.Register(model.Family{
+		Config:   []config.Family{qwen35},
+		GGUFRope: model.RopeNeox,
+		GGUF:     model.GGUFNames, // no GGUF architecture is registered yet
+		HF:       hf,
+		Blocks: func(*config.Model) (model.Blocks, error) {
+			return model.Blocks{NormOffset: true, QKNorm: true, AttnGate: true}, nil
+		},
+	})
+}
