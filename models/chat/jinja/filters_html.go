@@ -58,7 +58,10 @@ func filterURLEncode(r *renderer, v Value, _ bound) (Value, error) {
 	var pairs []Value
 	switch v.kind {
 	case KindDict:
-		pairs = dictItems(v.ref.(*Dict))
+		var err error
+		if pairs, err = r.dictItems(v.ref.(*Dict)); err != nil {
+			return Value{}, err
+		}
 	case KindList, KindTuple, KindIter:
 		pairs, _ = r.iterate(v)
 	default:

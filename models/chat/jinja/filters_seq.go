@@ -184,7 +184,8 @@ func filterItems(r *renderer, v Value, _ bound) (Value, error) {
 	if !ok {
 		return Value{}, typeErr("Can only get item pairs from a mapping.")
 	}
-	return generator(dictItems(d)), nil
+	items, err := r.dictItems(d)
+	return generator(items), err
 }
 
 func filterDictsort(r *renderer, v Value, a bound) (Value, error) {
@@ -204,8 +205,11 @@ func filterDictsort(r *renderer, v Value, a bound) (Value, error) {
 		return Value{}, newErr(ErrRuntime, "FilterArgumentError", "You can only sort by either \"key\" or \"value\"")
 	}
 	cs := truth(a.get(0, Bool(false)))
-	items := dictItems(d)
-	err := sortValues(items, truth(a.get(2, Bool(false))), func(it Value) Value {
+	items, err := r.dictItems(d)
+	if err != nil {
+		return Value{}, err
+	}
+	err = sortValues(items, truth(a.get(2, Bool(false))), func(it Value) Value {
 		k := it.items[pos]
 		if !cs {
 			k = ignoreCase(k)

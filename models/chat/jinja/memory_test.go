@@ -56,21 +56,25 @@ func TestMemoryBombs(t *testing.T) {
 // lists within any one-value limit fails under a small budget and renders
 // under the default one.
 func TestMemoryBudget(t *testing.T) {
-	src := `{% set ns = namespace(n=0) %}{% for i in range(200) %}{% set l = range(1000)|list %}{% set ns.n = ns.n + l|length %}{% endfor %}{{ ns.n }}`
-	tpl, err := Parse("budget", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := tpl.Render(context.Background(), nil, nil)
-	if err != nil || out != "200000" {
-		t.Fatalf("default budget: %q, %v", out, err)
-	}
-	_, err = tpl.Render(context.Background(), nil, &Options{MaxMemory: 4 << 20})
-	if !errors.Is(err, ErrLimit) {
-		t.Fatalf("4 MiB budget: got %v, want ErrLimit", err)
-	}
-	if out, err := tpl.Render(context.Background(), nil, nil); err != nil || out != "200000" {
-		t.Fatalf("a second render has a budget of its own: %q, %v", out, err)
+	for _, c := range []struct{ src, want string }{
+		{`{% set ns = namespace(n=0) %}{% for i in range(200) %}{% set l = range(1000)|list %}{% set ns.n = ns.n + l|length %}{% endfor %}{{ ns.n }}`, "200000"},
+		{`{% set d = dict(range(10000)|batch(2)) %}{% set ns = namespace(n=0) %}{% for i in range(40) %}{% set ns.n = ns.n + d.items()|list|length %}{% endfor %}{{ ns.n }}`, "200000"},
+	} {
+		tpl, err := Parse("budget", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := tpl.Render(context.Background(), nil, nil)
+		if err != nil || out != c.want {
+			t.Fatalf("%s\ndefault budget: %q, %v", c.src, out, err)
+		}
+		_, err = tpl.Render(context.Background(), nil, &Options{MaxMemory: 4 << 20})
+		if !errors.Is(err, ErrLimit) {
+			t.Fatalf("%s\n4 MiB budget: got %v, want ErrLimit", c.src, err)
+		}
+		if out, err := tpl.Render(context.Background(), nil, nil); err != nil || out != c.want {
+			t.Fatalf("%s\na second render has a budget of its own: %q, %v", c.src, out, err)
+		}
 	}
 }
 

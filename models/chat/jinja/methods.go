@@ -51,10 +51,8 @@ var dictMethods = map[string]methodFunc{
 		if err := noArgs("items", args, kw); err != nil {
 			return Value{}, err
 		}
-		if err := r.useItems(3 * self.ref.(*Dict).Len()); err != nil {
-			return Value{}, err
-		}
-		return dictView("dict_items", dictItems(self.ref.(*Dict))), nil
+		items, err := r.dictItems(self.ref.(*Dict))
+		return dictView("dict_items", items), err
 	},
 	"keys": func(r *renderer, self Value, args []Value, kw []Kwarg) (Value, error) {
 		if err := noArgs("keys", args, kw); err != nil {
@@ -79,12 +77,17 @@ var dictMethods = map[string]methodFunc{
 	},
 }
 
-func dictItems(d *Dict) []Value {
+// dictItems returns the (key, value) tuples of d, charged to the memory
+// budget first: the list and a tuple of two per item.
+func (r *renderer) dictItems(d *Dict) ([]Value, error) {
+	if err := r.useItems(3 * d.Len()); err != nil {
+		return nil, err
+	}
 	items := make([]Value, d.Len())
 	for i, k := range d.keys {
 		items[i] = Tuple(k, d.vals[i])
 	}
-	return items
+	return items, nil
 }
 
 func noArgs(name string, args []Value, kw []Kwarg) error {
