@@ -59,6 +59,7 @@ func TestMemoryBudget(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{`{% set ns = namespace(n=0) %}{% for i in range(200) %}{% set l = range(1000)|list %}{% set ns.n = ns.n + l|length %}{% endfor %}{{ ns.n }}`, "200000"},
 		{`{% set d = dict(range(10000)|batch(2)) %}{% set ns = namespace(n=0) %}{% for i in range(40) %}{% set ns.n = ns.n + d.items()|list|length %}{% endfor %}{{ ns.n }}`, "200000"},
+		{`{% set d = dict(range(10000)|batch(2)) %}{% set ns = namespace(n=0) %}{% for i in range(40) %}{% set ns.n = ns.n + d|dictsort|length %}{% endfor %}{{ ns.n }}`, "200000"},
 	} {
 		tpl, err := Parse("budget", c.src)
 		if err != nil {
