@@ -17,6 +17,15 @@ func gemm1Q4_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 func gemm1Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
+func gemm4MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
+func gemm1MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
+func gemm1MXFP4AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
 func gemm1Q4_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
@@ -29,12 +38,14 @@ var hasVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BW &
 // Tile kernel sets per instruction set, by weight format.
 var (
 	gemmAVX2 = map[DType]gemmSet{
-		Q4_0: {one: gemm1Q4_0AVX2},
-		Q8_0: {one: gemm1Q8_0AVX2},
+		Q4_0:  {one: gemm1Q4_0AVX2},
+		Q8_0:  {one: gemm1Q8_0AVX2},
+		MXFP4: {one: gemm1MXFP4AVX2},
 	}
 	gemmVNNI = map[DType]gemmSet{
 		Q4_0:       {wide: gemm4Q4_0VNNI, one: gemm1Q4_0VNNI, cols: 4},
 		Q8_0:       {wide: gemm4Q8_0VNNI, one: gemm1Q8_0VNNI, cols: 4},
+		MXFP4:      {wide: gemm4MXFP4VNNI, one: gemm1MXFP4VNNI, cols: 4},
 		layoutQ8x8: {wide: gemm8x8Q8_0, one: gemm8x1Q8_0, cols: 8, stream: true},
 	}
 )

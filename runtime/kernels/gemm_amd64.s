@@ -43,6 +43,17 @@ DATA transidx<>+16(SB)/8, $0x0000000300000001
 DATA transidx<>+24(SB)/8, $0x0000000700000005
 GLOBL transidx<>(SB), RODATA|NOPTR, $32
 
+// The doubled E2M1 values plus 16 (MXFP4 as unsigned bytes), and the
+// nibble mask, for the MXFP4 kernels.
+DATA mxfp4lut16<>+0(SB)/8, $0x1c18161413121110
+DATA mxfp4lut16<>+8(SB)/8, $0x04080a0c0d0e0f10
+GLOBL mxfp4lut16<>(SB), RODATA|NOPTR, $16
+DATA nibbles0f<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles0f<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles0f<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles0f<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL nibbles0f<>(SB), RODATA|NOPTR, $32
+
 // ---- AVX-512 VNNI (256-bit vectors, 32 registers) ----
 
 // Registers: SI weights, DI activations, CX pairs left, R9 xstride, R10
@@ -70,6 +81,24 @@ GLOBL transidx<>(SB), RODATA|NOPTR, $32
 #define W8(OFF) \
 	VMOVDQU32 OFF(SI), Y17 \
 	VMOVDQU32 32+OFF(SI), Y18
+
+// NOSETUP is the SETUP of the kernels that need none.
+#define NOSETUP
+
+// MXFP4SETUP replaces the nibble mask in Y31 with the MXFP4 lookup table
+// (mxfp4.go): WF4 masks with the constant in memory instead.
+#define MXFP4SETUP \
+	VBROADCASTI32X4 mxfp4lut16<>(SB), Y31
+
+// WF4 loads the 64 nibbles of an MXFP4 row at OFF(SI) as lo/hi bytes of the
+// doubled E2M1 values plus 16.
+#define WF4(OFF) \
+	VMOVDQU32 OFF(SI), Y17 \
+	VPSRLW $4, Y17, Y18 \
+	VPANDD nibbles0f<>(SB), Y17, Y17 \
+	VPANDD nibbles0f<>(SB), Y18, Y18 \
+	VPSHUFB Y17, Y31, Y17 \
+	VPSHUFB Y18, Y31, Y18
 
 // COL accumulates one activation row (lo at XLO, hi at XHI, spread scales
 // at XD, correction in register CORR) into ACC.
@@ -142,12 +171,14 @@ GLOBL transidx<>(SB), RODATA|NOPTR, $32
 	VXORPS Y14, Y14, Y14 \
 	VXORPS Y15, Y15, Y15
 
-// KERNEL4 is the loop of a four-column kernel: W loads a row (W4 or W8)
-// from offsets O0–O3, pairs of STEP bytes, corrections shifted by SHIFT.
+// KERNEL4 is the loop of a four-column kernel: W loads a row (W4, W8 or
+// WF4) from offsets O0–O3, pairs of STEP bytes, corrections shifted by
+// SHIFT, after SETUP (NOSETUP, or MXFP4SETUP for WF4).
 // The 16 scale products of a pair take four multiplies and a shuffle each,
 // not sixteen multiplies: the vector ports are the bound of this loop.
-#define KERNEL4(W, SHIFT, O0, O1, O2, O3, STEP, LOOP) \
+#define KERNEL4(W, SHIFT, O0, O1, O2, O3, STEP, LOOP, SETUP) \
 	VNNIARGS \
+	SETUP \
 	VMOVDQU32 transidx<>+0(SB), Y30 \
 	ZERO16 \
 LOOP: \
@@ -169,11 +200,11 @@ LOOP: \
 
 // func gemm4Q4_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4Q4_0VNNI(SB), NOSPLIT, $0-48
-	KERNEL4(W4, 0, 16, 48, 80, 112, 144, g4q4loop)
+	KERNEL4(W4, 0, 16, 48, 80, 112, 144, g4q4loop, NOSETUP)
 
 // func gemm4Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4Q8_0VNNI(SB), NOSPLIT, $0-48
-	KERNEL4(W8, 4, 16, 80, 144, 208, 272, g4q8loop)
+	KERNEL4(W8, 4, 16, 80, 144, 208, 272, g4q8loop, NOSETUP)
 
 // ROW1 accumulates the loaded row with row index IDX into ACC (one column).
 #define ROW1(IDX, ACC) \
@@ -187,8 +218,9 @@ TEXT ·gemm4Q8_0VNNI(SB), NOSPLIT, $0-48
 	VXORPS Y3, Y3, Y3
 
 // KERNEL1 is the loop of a one-column kernel, in the terms of KERNEL4.
-#define KERNEL1(W, SHIFT, O0, O1, O2, O3, STEP, LOOP) \
+#define KERNEL1(W, SHIFT, O0, O1, O2, O3, STEP, LOOP, SETUP) \
 	VNNIPROLOGUE \
+	SETUP \
 	ZERO4 \
 LOOP: \
 	VCVTPH2PS (SI), Y16 \
@@ -210,11 +242,19 @@ LOOP: \
 
 // func gemm1Q4_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q4_0VNNI(SB), NOSPLIT, $0-48
-	KERNEL1(W4, 0, 16, 48, 80, 112, 144, g1q4loop)
+	KERNEL1(W4, 0, 16, 48, 80, 112, 144, g1q4loop, NOSETUP)
 
 // func gemm1Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q8_0VNNI(SB), NOSPLIT, $0-48
-	KERNEL1(W8, 4, 16, 80, 144, 208, 272, g1q8loop)
+	KERNEL1(W8, 4, 16, 80, 144, 208, 272, g1q8loop, NOSETUP)
+
+// func gemm4MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm4MXFP4VNNI(SB), NOSPLIT, $0-48
+	KERNEL4(WF4, 1, 16, 48, 80, 112, 144, g4f4loop, MXFP4SETUP)
+
+// func gemm1MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm1MXFP4VNNI(SB), NOSPLIT, $0-48
+	KERNEL1(WF4, 1, 16, 48, 80, 112, 144, g1f4loop, MXFP4SETUP)
 
 // ---- AVX2 (one activation row, 16 registers) ----
 
@@ -257,6 +297,24 @@ TEXT ·gemm1Q8_0VNNI(SB), NOSPLIT, $0-48
 	VPADDD 96(DI), Y5, Y5 \
 	FINISH(IDX, ACC)
 
+// AF4 accumulates the MXFP4 row at OFF(SI) into ACC: A4 with the nibbles
+// looked up in Y13 (the doubled E2M1 values plus 16) and the correction
+// added twice (16·Σx, twice Q4_0's).
+#define AF4(OFF, IDX, ACC) \
+	VMOVDQU OFF(SI), Y5 \
+	VPSRLW $4, Y5, Y6 \
+	VPAND Y15, Y5, Y5 \
+	VPAND Y15, Y6, Y6 \
+	VPSHUFB Y5, Y13, Y5 \
+	VPSHUFB Y6, Y13, Y6 \
+	VPMADDUBSW (DI), Y5, Y5 \
+	VPMADDUBSW 32(DI), Y6, Y6 \
+	VPADDW Y6, Y5, Y5 \
+	VPMADDWD Y14, Y5, Y5 \
+	VPADDD 96(DI), Y5, Y5 \
+	VPADDD 96(DI), Y5, Y5 \
+	FINISH(IDX, ACC)
+
 // HALF8 sets Y6 to the int32 sums of the biased Q8_0 weights at M times
 // the activations at X: the sign of the weight moves onto the activation so
 // that VPMADDUBSW sees |w|; these are already the signed sums that the
@@ -278,10 +336,11 @@ TEXT ·gemm1Q8_0VNNI(SB), NOSPLIT, $0-48
 	VPADDD Y6, Y5, Y5 \
 	FINISH(IDX, ACC)
 
-// KERNELA is the loop of an AVX2 kernel: A (A4 or A8) accumulates a row
-// from offsets O0–O3, pairs of STEP bytes.
-#define KERNELA(A, O0, O1, O2, O3, STEP, LOOP) \
+// KERNELA is the loop of an AVX2 kernel: A (A4, A8 or AF4) accumulates a
+// row from offsets O0–O3, pairs of STEP bytes, after SETUP.
+#define KERNELA(A, O0, O1, O2, O3, STEP, LOOP, SETUP) \
 	AVX2PROLOGUE \
+	SETUP \
 LOOP: \
 	VCVTPH2PS (SI), Y4 \
 	A(O0, Y8, Y0) \
@@ -296,8 +355,16 @@ LOOP: \
 
 // func gemm1Q4_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q4_0AVX2(SB), NOSPLIT, $0-48
-	KERNELA(A4, 16, 48, 80, 112, 144, a1q4loop)
+	KERNELA(A4, 16, 48, 80, 112, 144, a1q4loop, NOSETUP)
 
 // func gemm1Q8_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q8_0AVX2(SB), NOSPLIT, $0-48
-	KERNELA(A8, 16, 80, 144, 208, 272, a1q8loop)
+	KERNELA(A8, 16, 80, 144, 208, 272, a1q8loop, NOSETUP)
+
+// AF4SETUP puts the MXFP4 lookup table in Y13 (the 0x80 bytes of A8).
+#define AF4SETUP \
+	VBROADCASTI128 mxfp4lut16<>(SB), Y13
+
+// func gemm1MXFP4AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm1MXFP4AVX2(SB), NOSPLIT, $0-48
+	KERNELA(AF4, 16, 48, 80, 112, 144, a1f4loop, AF4SETUP)

@@ -23,7 +23,7 @@ func TestGemmKernelSetsIdentical(t *testing.T) {
 	for typ, g := range gemmAVX2 {
 		avx2.gemm[typ] = g
 	}
-	for _, typ := range []DType{Q4_0, Q5_0} {
+	for _, typ := range []DType{Q4_0, Q5_0, MXFP4} {
 		for _, c := range packedCases {
 			t.Run(fmt.Sprintf("%v/%dx%d/n=%d", typ, c.rows, c.cols, c.n), func(t *testing.T) {
 				w := randomMatrix(t, rng, typ, c.rows, c.cols)

@@ -3,7 +3,7 @@ package kernels
 import "testing"
 
 // packedTypes are the weight formats with packed tile kernels.
-var packedTypes = []DType{Q4_0, Q8_0, Q4_K, Q6_K}
+var packedTypes = []DType{Q4_0, Q8_0, Q4_K, Q6_K, MXFP4}
 
 // kPackedCases covers, for the K-quants, partial groups of rows, one to
 // four super-blocks and activation counts around the four-column tiles.

@@ -39,8 +39,9 @@ type Matrix struct {
 // len(Data) exact, ...) and returns a matrix ready for MatMul and Row. It
 // keeps m's slices, without copying, except for F32/F16/BF16 data (and F32 or
 // half scales) that is not aligned to its element size, which it copies.
-// When the CPU has tile kernels for the format (Q4_0 and Q8_0 on amd64), it
-// also keeps a copy of the weights repacked for them, the size of Data;
+// When the CPU has tile kernels for the format (Q4_0, Q8_0, Q4_K, Q6_K and
+// MXFP4 on amd64), it also keeps a copy of the weights repacked for them,
+// about the size of Data;
 // Row and the reference kernels keep reading Data.
 func NewMatrix(m Matrix) (*Matrix, error) { return newMatrix(m, true) }
 
@@ -97,7 +98,7 @@ func (m *Matrix) Pack() bool {
 		m.layout = layoutQ8x8
 	}
 	switch {
-	case fastImpls.gemm[m.layout].one != nil:
+	case fastImpls.gemm[m.layout].one != nil && (m.Type != MXFP4 || mxfp4HalfScales(m.Data)):
 		m.pack()
 	case m.Type == MLXAffine && !affineInt8Off.Load():
 		m.packAffine()

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 )
@@ -68,4 +69,38 @@ func MXFP4FromHF(blocks, scales []byte) ([]byte, error) {
 // the low nibble of byte k).
 func nibbleAt(src []byte, i int) byte {
 	return src[i/2] >> (4 * (i % 2)) & 0xf
+}
+
+// The packed layout of MXFP4 is Q4_0's (pack.go) with the block scale
+// 2^(e-128) stored as an fp16, which holds it exactly for e from 104 to
+// 143 (2^-24 to 2^15); a matrix with a scale outside that range is not
+// packed. The tile kernels look the nibbles up as the doubled E2M1 values
+// plus 16 (4 to 28, unsigned for VPDPBUSD) and take 16·Σx back out with
+// the activation's correction, which holds -8·Σx, doubled.
+
+// mxfp4HalfScales reports whether every scale of MXFP4 data is exact as
+// an fp16.
+func mxfp4HalfScales(data []byte) bool {
+	for i := 0; i < len(data); i += mxfp4 {
+		if e := data[i]; e < 104 || e > 143 {
+			return false
+		}
+	}
+	return true
+}
+
+// mxfp4BlockToHalf writes an MXFP4 block b as dst: the scale as an fp16,
+// then the 16 bytes of nibbles unchanged (the layout of a Q4_0 block).
+func mxfp4BlockToHalf(dst, b []byte) {
+	binary.LittleEndian.PutUint16(dst, f32ToF16(e8m0Half(b[0])))
+	copy(dst[2:18], b[1:17])
+}
+
+// dequantHalfMXFP4 is decodeMXFP4 for a block written by mxfp4BlockToHalf.
+func dequantHalfMXFP4(b []byte, dst []float32) {
+	d := half(b)
+	for j, v := range b[2:18] {
+		dst[j] = d * float32(mxfp4Values[v&0xf])
+		dst[j+16] = d * float32(mxfp4Values[v>>4])
+	}
 }

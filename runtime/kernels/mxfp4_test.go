@@ -126,3 +126,37 @@ func TestMXFP4ScaleExtremes(t *testing.T) {
 		}
 	}
 }
+
+// TestMXFP4PackedScales checks that MXFP4 matrices are packed for the tile
+// kernels exactly when every scale is exact as an fp16 (2^-24 to 2^15), and
+// that both kinds compute the same products as the reference.
+func TestMXFP4PackedScales(t *testing.T) {
+	if fastImpls.gemm[MXFP4].one == nil {
+		t.Skip("no MXFP4 tile kernels on this CPU")
+	}
+	rng := newRand(40)
+	for _, e := range []byte{103, 104, 127, 143, 144} {
+		m := randomMatrix(t, rng, MXFP4, 9, 96)
+		data := append([]byte(nil), m.Data...)
+		data[5*mxfp4] = e // one block of row 1
+		w, err := NewMatrix(Matrix{Type: MXFP4, Rows: 9, Cols: 96, Data: data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := e >= 104 && e <= 143; w.Packed() != want {
+			t.Errorf("e=%d: packed %v, want %v", e, w.Packed(), want)
+		}
+		x := randFloats(rng, 3*96, 1)
+		got := packedMatMul(t, &fastImpls, w, x, 3)
+		ref := packedMatMul(t, &refImpls, w, x, 3)
+		wf := dequantMatrix(w)
+		for i := range 3 {
+			for r := range 9 {
+				scale := absSum(wf[r*96:(r+1)*96], x[i*96:(i+1)*96])
+				if math.Abs(float64(got[i*9+r]-ref[i*9+r])) > 1e-5*scale {
+					t.Fatalf("e=%d out[%d,%d] = %v, reference %v", e, i, r, got[i*9+r], ref[i*9+r])
+				}
+			}
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 //	then for each of the 4 rows, the 64 values of the pair as unsigned bytes:
 //	  Q4_0: 32 bytes, the 16 nibble bytes of A then those of B (a byte's low
 //	        nibble is value j, its high nibble value j+16, as in ggml)
+//	  MXFP4: as Q4_0, with the scales 2^(e-128) as fp16 (mxfp4.go)
 //	  Q8_0: 64 bytes, values 0–15 of A, 0–15 of B, 16–31 of A, 16–31 of B,
 //	        each plus 128
 //
@@ -36,7 +37,7 @@ const (
 // layout of t, 0 if t has none.
 func packRowBytes(t DType) int {
 	switch t {
-	case Q4_0:
+	case Q4_0, MXFP4:
 		return 32
 	case Q8_0:
 		return 64
@@ -131,6 +132,9 @@ func (m *Matrix) packGroups(g0, g1 int) {
 			case MLXAffine:
 				m.affineBlockToQ4(tmp[:q4_0], r, b)
 				blk = tmp[:q4_0]
+			case MXFP4:
+				mxfp4BlockToHalf(tmp[:q4_0], row[b*mxfp4:][:mxfp4])
+				blk = tmp[:q4_0]
 			default:
 				wb := m.Type.blockBytes()
 				blk = row[b*wb:][:wb]
@@ -146,7 +150,7 @@ func (m *Matrix) packGroups(g0, g1 int) {
 // packBlock places the values of one block (qs, without its scale) as
 // block h (0 = A, 1 = B) of a packed pair's row at dst.
 func packBlock(t DType, qs, dst []byte, h int) {
-	if t == Q4_0 {
+	if t == Q4_0 || t == MXFP4 {
 		copy(dst[16*h:16*h+16], qs[:16])
 		return
 	}

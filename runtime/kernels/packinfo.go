@@ -53,6 +53,10 @@ func (m *Matrix) packedRow(r int, dst []float32) bool {
 			}
 			blk[0], blk[1] = pair[4*gr+2*h], pair[4*gr+2*h+1]
 			unpackBlock(t, vals, blk[2:], h)
+			if t == MXFP4 {
+				dequantHalfMXFP4(blk[:q4_0], dst[b*qk:(b+1)*qk])
+				continue
+			}
 			dequant32(t, blk[:wb], dst[b*qk:(b+1)*qk])
 		}
 	}
@@ -62,7 +66,7 @@ func (m *Matrix) packedRow(r int, dst []float32) bool {
 // unpackBlock is packBlock backwards: it puts the values of block h of a
 // packed pair (src) back in their stored form (qs).
 func unpackBlock(t DType, src, qs []byte, h int) {
-	if t == Q4_0 {
+	if t == Q4_0 || t == MXFP4 {
 		copy(qs[:16], src[16*h:16*h+16])
 		return
 	}

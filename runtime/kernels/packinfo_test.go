@@ -16,6 +16,7 @@ func TestPackedRowMatchesData(t *testing.T) {
 		{Q8_0, 12, 160},
 		{Q4_K, 6, 512},
 		{Q6_K, 5, 256},
+		{MXFP4, 7, 96},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%v_%dx%d", tt.typ, tt.rows, tt.cols), func(t *testing.T) {
