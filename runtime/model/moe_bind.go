@@ -13,9 +13,13 @@ func (b *binder) moe(m *Model, n *Names, i int) *MoE {
 	cfg := m.Config
 	hid, ne, ff := cfg.HiddenSize, cfg.MoE.Experts, cfg.MoE.FFNSize
 	l := &MoE{Router: b.matrix(layer(n.Router, i), ne, hid), Experts: make([]Expert, ne), packOnce: make([]sync.Once, ne)}
-	gate := b.experts(n.ExpGate, i, ne, ff, hid)
-	up := b.experts(n.ExpUp, i, ne, ff, hid)
-	down := b.experts(n.ExpDown, i, ne, hid, ff)
+	gn, un, dn := n.ExpGate, n.ExpUp, n.ExpDown
+	if n.StackedGate != "" && b.src.Has(layer(n.StackedGate, i)) {
+		gn, un, dn = n.StackedGate, n.StackedUp, n.StackedDown
+	}
+	gate := b.experts(gn, i, ne, ff, hid)
+	up := b.experts(un, i, ne, ff, hid)
+	down := b.experts(dn, i, ne, hid, ff)
 	if b.err != nil {
 		return nil
 	}

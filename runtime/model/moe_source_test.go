@@ -1,9 +1,11 @@
 package model
 
 import (
+	"errors"
 	"testing"
 	"unsafe"
 
+	"github.com/mlxrun/mlx/models/config"
 	"github.com/mlxrun/mlx/runtime/kernels"
 )
 
@@ -68,5 +70,35 @@ func checkViews(t *testing.T, ws []*kernels.Matrix, data []byte, per int) {
 		if w.Packed() {
 			t.Errorf("expert %d has a packed copy", x)
 		}
+	}
+}
+
+// TestSafetensorsExpertsAffine checks stacked MLX 4-bit experts: each
+// expert's words, scales and biases are its parts of the stacked tensors.
+func TestSafetensorsExpertsAffine(t *testing.T) {
+	// 2 experts of 3 × 64: 8 words per row, groups of 32 with BF16 scales.
+	header := `{"e.weight":{"dtype":"U32","shape":[2,3,8],"data_offsets":[0,192]},` +
+		`"e.scales":{"dtype":"BF16","shape":[2,3,2],"data_offsets":[192,216]},` +
+		`"e.biases":{"dtype":"BF16","shape":[2,3,2],"data_offsets":[216,240]}}`
+	for len(header)%8 != 0 {
+		header += " "
+	}
+	f := buildSafetensors(t, header, 240)
+	src := SafetensorsSource{M: f, Dir: "testdir", Quant: &config.Quantization{GroupSize: 32, Bits: 4, Mode: "affine"}}
+	ws, err := src.Experts("e.weight", 2, 3, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words, _ := f.Tensor("e.weight")
+	scales, _ := f.Tensor("e.scales")
+	biases, _ := f.Tensor("e.biases")
+	for x, w := range ws {
+		if unsafe.SliceData(w.Data) != &words.Data[x*96] || unsafe.SliceData(w.Scales) != &scales.Data[x*12] ||
+			unsafe.SliceData(w.Biases) != &biases.Data[x*12] || len(w.Scales) != 12 {
+			t.Errorf("expert %d is not a view of its parts of the tensors", x)
+		}
+	}
+	if _, err := src.Experts("e.weight", 3, 2, 64); !errors.Is(err, ErrWeights) {
+		t.Errorf("3 experts of 2 rows: error %v, want ErrWeights", err)
 	}
 }

@@ -33,9 +33,12 @@ type Names struct {
 
 	// Mixture of experts: the router; the experts' matrices, stacked in
 	// one tensor per layer (one %d) or one tensor per expert (two: the
-	// layer, then the expert); the shared expert and its gate.
+	// layer, then the expert), and stacked ones used instead when the file
+	// has them (MLX's switch_mlp); the shared expert and its gate.
 	Router                           string
 	ExpGate, ExpUp, ExpDown          string
+	StackedGate, StackedUp           string
+	StackedDown                      string
 	SharedGate, SharedUp, SharedDown string
 	SharedRouter                     string
 
@@ -82,17 +85,21 @@ var GGUFMoENames = withMoE(GGUFNames, Names{Router: "blk.%d.ffn_gate_inp.weight"
 	SharedDown: "blk.%d.ffn_down_shexp.weight", SharedRouter: "blk.%d.ffn_gate_inp_shexp.weight"})
 
 // HFMoENames are HFNames with the names of transformers' sparse MLPs
-// (Qwen2-MoE, Qwen3-MoE): one tensor per expert.
+// (Qwen2-MoE, Qwen3-MoE): one tensor per expert, or stacked in MLX
+// checkpoints.
 var HFMoENames = withMoE(HFNames, Names{Router: "model.layers.%d.mlp.gate.weight",
 	ExpGate: "model.layers.%d.mlp.experts.%d.gate_proj.weight", ExpUp: "model.layers.%d.mlp.experts.%d.up_proj.weight",
-	ExpDown:    "model.layers.%d.mlp.experts.%d.down_proj.weight",
-	SharedGate: "model.layers.%d.mlp.shared_expert.gate_proj.weight", SharedUp: "model.layers.%d.mlp.shared_expert.up_proj.weight",
+	ExpDown:     "model.layers.%d.mlp.experts.%d.down_proj.weight",
+	StackedGate: "model.layers.%d.mlp.switch_mlp.gate_proj.weight", StackedUp: "model.layers.%d.mlp.switch_mlp.up_proj.weight",
+	StackedDown: "model.layers.%d.mlp.switch_mlp.down_proj.weight",
+	SharedGate:  "model.layers.%d.mlp.shared_expert.gate_proj.weight", SharedUp: "model.layers.%d.mlp.shared_expert.up_proj.weight",
 	SharedDown: "model.layers.%d.mlp.shared_expert.down_proj.weight", SharedRouter: "model.layers.%d.mlp.shared_expert_gate.weight"})
 
 // withMoE returns base's names with the mixture's names of moe.
 func withMoE(base *Names, moe Names) *Names {
 	n := *base
 	n.Router, n.ExpGate, n.ExpUp, n.ExpDown = moe.Router, moe.ExpGate, moe.ExpUp, moe.ExpDown
+	n.StackedGate, n.StackedUp, n.StackedDown = moe.StackedGate, moe.StackedUp, moe.StackedDown
 	n.SharedGate, n.SharedUp, n.SharedDown, n.SharedRouter = moe.SharedGate, moe.SharedUp, moe.SharedDown, moe.SharedRouter
 	return &n
 }
