@@ -22,7 +22,7 @@ type watchConn struct {
 	pending []byte
 
 	set       *connSet  // nil: not counted
-	busy      int       // requests being served; set.mu guards it
+	busy      bool      // serving a request; set.mu guards it
 	idleSince time.Time // set.mu guards it
 	closeOnce sync.Once
 }
@@ -39,8 +39,13 @@ func (c *watchConn) Close() error {
 	return err
 }
 
-// Read implements net.Conn, serving the bytes a watch read first.
+// Read implements net.Conn, serving the bytes a watch read first. The
+// server reads only between requests, so a Read makes the connection
+// idle.
 func (c *watchConn) Read(p []byte) (int, error) {
+	if c.set != nil {
+		c.set.reading(c)
+	}
 	c.mu.Lock()
 	if len(c.pending) > 0 {
 		n := copy(p, c.pending)

@@ -92,7 +92,7 @@ func (s *connSet) add(c *watchConn) (victim *watchConn, ok bool) {
 	c.idleSince = time.Now()
 	if len(s.conns) >= s.max {
 		for o := range s.conns {
-			if o.busy == 0 && (victim == nil || o.idleSince.Before(victim.idleSince)) {
+			if !o.busy && (victim == nil || o.idleSince.Before(victim.idleSince)) {
 				victim = o
 			}
 		}
@@ -119,17 +119,21 @@ func (s *connSet) open() int {
 	return len(s.conns)
 }
 
-// begin marks c as serving a request, end as done with one; a busy
-// connection is never closed to make room.
+// begin marks c as serving a request: from the handler's start until the
+// server reads c again for the next request, after the response is
+// written, c is never closed to make room.
 func (s *connSet) begin(c *watchConn) {
 	s.mu.Lock()
-	c.busy++
+	c.busy = true
 	s.mu.Unlock()
 }
 
-func (s *connSet) end(c *watchConn) {
+// reading marks c as idle: the server waits for its next request.
+func (s *connSet) reading(c *watchConn) {
 	s.mu.Lock()
-	c.busy--
-	c.idleSince = time.Now()
+	if c.busy {
+		c.busy = false
+		c.idleSince = time.Now()
+	}
 	s.mu.Unlock()
 }

@@ -168,3 +168,27 @@ func TestConnCapBusy(t *testing.T) {
 		t.Errorf("the busy request: status %d", status)
 	}
 }
+
+// TestConnBusyUntilRead: a connection stays busy after its handler ends,
+// while the response is written, and turns idle only when the server
+// reads it for the next request; only then may a new connection close it.
+func TestConnBusyUntilRead(t *testing.T) {
+	set := newConnSet(1)
+	a, peer := net.Pipe()
+	defer peer.Close()
+	wa := &watchConn{Conn: a, set: set}
+	if _, ok := set.add(wa); !ok {
+		t.Fatal("the first connection was refused")
+	}
+	set.begin(wa) // a handler starts, then returns; the response is not written yet
+	if victim, ok := set.add(&watchConn{set: set}); ok || victim != nil {
+		t.Fatalf("a connection whose response is not written yet was taken: %v %v", victim, ok)
+	}
+	go peer.Write([]byte("GET / HTTP/1.1\r\n\r\n"))
+	if _, err := wa.Read(make([]byte, 64)); err != nil {
+		t.Fatal(err)
+	}
+	if victim, ok := set.add(&watchConn{set: set}); !ok || victim != wa {
+		t.Errorf("the idle connection was not taken: %v %v", victim, ok)
+	}
+}

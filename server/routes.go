@@ -61,7 +61,6 @@ type call struct {
 	streaming            bool
 	status               int
 	srv                  *Server
-	conn                 *watchConn // nil: not a counted connection
 }
 
 // newCall starts serving rc on route.
@@ -69,7 +68,6 @@ func (s *Server) newCall(rc *fasthttp.RequestCtx, route string) *call {
 	c := &call{rc: rc, route: route, start: time.Now(), srv: s,
 		method: string(rc.Method()), path: string(rc.Path()), remote: rc.RemoteAddr().String()}
 	if wc, ok := rc.Conn().(*watchConn); ok && wc.set != nil {
-		c.conn = wc
 		wc.set.begin(wc)
 	}
 	return c
@@ -82,9 +80,6 @@ func (c *call) finish() {
 		status = c.rc.Response.StatusCode()
 	}
 	d := time.Since(c.start)
-	if c.conn != nil {
-		c.conn.set.end(c.conn)
-	}
 	c.srv.obs.requests.Inc(c.route, strconv.Itoa(status))
 	c.srv.obs.duration.Observe(d.Seconds(), c.route)
 	c.srv.obs.inFlight.Add(-1)
