@@ -123,7 +123,11 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	if m.StateElems() > 0 && opt.Spec.Draft != "" {
 		return nil, fmt.Errorf("%w: a draft model for %s, whose linear-attention state cannot take back rejected tokens", ErrOptions, cfg.Arch)
 	}
-	stateBytes := 4 * int64(m.StateElems()) * int64(opt.Parallel)
+	// Each running sequence has a recurrent state, and the prefix cache
+	// keeps snapshots of them: two per parallel sequence (a turn's prompt
+	// and its end), so that a conversation's next turn finds its prefix.
+	snapshots := 2 * opt.Parallel
+	stateBytes := 4 * int64(m.StateElems()) * int64(opt.Parallel+snapshots)
 	blocks, err := opt.kvBlocks(kvcache.BlockBytesShapes(opt.KVType, m.KVShapes(), BlockSize), stateBytes)
 	if err != nil {
 		return nil, err
@@ -136,6 +140,9 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 		return nil, err
 	}
 	e.kv = kvcache.NewPool(arena)
+	if m.StateElems() > 0 {
+		e.kv.SetSnapshots(snapshots)
+	}
 	e.pool = kernels.NewPool(opt.Threads)
 	rows := min(opt.Batch, opt.Ctx+opt.Parallel)
 	if e.state, err = m.NewState(e.pool, rows, min(max(minOut, opt.Parallel+1, opt.Spec.outRows(opt.Parallel)), rows), opt.Ctx); err != nil {

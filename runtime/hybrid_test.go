@@ -80,3 +80,40 @@ func TestHybridRefusals(t *testing.T) {
 		t.Errorf("draft model: %v, want ErrOptions", err)
 	}
 }
+
+// TestHybridFollowUp runs a conversation's second turn, which repeats the
+// first turn's prompt and answer: it finds nearly all of them in the
+// prefix cache (the state snapshot at the first turn's end, with the KV
+// blocks of its positions), and answers as an engine that computes the
+// whole prompt.
+func TestHybridFollowUp(t *testing.T) {
+	refs := hybridPrompts(t)
+	var long []int32 // a first turn longer than a cache block
+	for len(long) <= BlockSize {
+		for _, r := range refs {
+			long = append(long, r.Prompt...)
+		}
+	}
+	for _, first := range [][]int32{refs[0].Prompt, long} {
+		e := loadWith(t, Options{Ctx: 512}, "trained", "qwen3.5")
+		turn1 := generateAll(e, []Request{{Prompt: first, Params: greedy(12)}})[0]
+		if turn1.err != nil {
+			t.Fatal(turn1.err)
+		}
+		shared := append(slices.Clone(first), turn1.ids...)
+		second := Request{Prompt: append(slices.Clone(shared), refs[1].Prompt...), Params: greedy(12)}
+		turn2 := generateAll(e, []Request{second})[0]
+		fresh := generateAll(loadWith(t, Options{Ctx: 512}, "trained", "qwen3.5"), []Request{second})[0]
+		if turn2.err != nil || fresh.err != nil || !slices.Equal(turn2.ids, fresh.ids) {
+			t.Errorf("%d-token first turn: second turn %v (%v), without the cache %v (%v)",
+				len(first), turn2.ids, turn2.err, fresh.ids, fresh.err)
+		}
+		if got := turn2.res.Usage.Cached; got < len(shared)*9/10 || got >= len(second.Prompt) {
+			t.Errorf("%d-token first turn: %d cached tokens of %d shared", len(first), got, len(shared))
+		}
+		t.Logf("%d-token first turn: %d of %d shared tokens cached", len(first), turn2.res.Usage.Cached, len(shared))
+		if fresh.res.Usage.Cached != 0 {
+			t.Errorf("fresh engine: %d cached tokens", fresh.res.Usage.Cached)
+		}
+	}
+}

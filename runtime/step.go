@@ -47,6 +47,7 @@ func (e *Engine) step() {
 		e.kv.Index(p.kv, p.tokens, p.done)
 		if p.done == len(p.tokens) {
 			e.prefill = nil
+			e.kv.Snapshot(p.kv, p.tokens) // the prompt's state, for requests that repeat it
 		}
 	}
 	vocab := e.cfg.VocabSize

@@ -16,6 +16,7 @@ type Pool struct {
 	cache int     // cached blocks
 
 	prefixIndex
+	snaps snapStore // recurrent-state snapshots, for arenas with state
 }
 
 // blockInfo is what the pool knows of one block.

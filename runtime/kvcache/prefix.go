@@ -90,11 +90,15 @@ func (p *Pool) unindex(b int32) {
 // Match gives the empty cache c the longest prefix of tokens[:limit] that
 // the index holds: the full blocks themselves, shared, then a private copy
 // of the indexed block that begins the rest best, if any. It returns how
-// many positions of tokens c now holds: none for caches with a recurrent
-// state.
+// many positions of tokens c now holds. For caches with a recurrent state
+// the prefix ends where a snapshot was taken (see SetSnapshots), and is
+// none without one.
 func (p *Pool) Match(c *Cache, tokens []int32, limit int) int {
-	if len(c.table) > 0 || p.a.states.elems > 0 {
+	switch {
+	case len(c.table) > 0:
 		return 0
+	case p.a.states.elems > 0:
+		return p.matchState(c, tokens, limit)
 	}
 	bs := p.a.bs
 	h, pos := p.root, 0
@@ -168,9 +172,11 @@ func (p *Pool) Index(c *Cache, tokens []int32, n int) {
 
 // Release indexes what c holds of tokens[:n] — its full blocks, and the
 // tokens of its last, partial block unless an indexed block already
-// begins with them — then drops c's blocks: indexed ones stay cached until
+// begins with them — and snapshots its recurrent state if it has one,
+// then drops c's blocks: indexed ones stay cached until
 // evicted, the others are free.
 func (p *Pool) Release(c *Cache, tokens []int32, n int) {
+	p.Snapshot(c, tokens[:n])
 	p.Index(c, tokens, n)
 	bs, i := p.a.bs, c.indexed
 	if n > i*bs && i < len(c.table) && p.info[c.table[i]].n == 0 {

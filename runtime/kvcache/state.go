@@ -19,9 +19,9 @@ type recurrent struct {
 // SetState makes every cache of the arena keep a recurrent state of elems
 // float32 values beside its blocks: the conv and delta-rule state of
 // linear-attention layers, which a sequence updates in place at each
-// position. Such caches share no prefix (Match finds nothing, Fork
-// copies nothing), since a prefix's blocks do not give the state at its
-// end.
+// position. The blocks of a prefix do not give the state at its end, so
+// such caches share only the prefixes of snapshots (see SetSnapshots)
+// and Fork copies nothing.
 func (a *Arena) SetState(elems int) error {
 	if elems < 0 || int64(elems) > MaxBytes/4 {
 		return fmt.Errorf("%w: recurrent state of %d values", ErrInvalid, elems)
