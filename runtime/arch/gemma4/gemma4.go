@@ -16,9 +16,8 @@ import (
 // gemma4 is Gemma4TextConfig's defaults; a Gemma4ForConditionalGeneration
 // config is read from its text_config.
 var gemma4 = config.Family{Arch: "gemma4", HF: []string{"Gemma4ForCausalLM", "Gemma4ForConditionalGeneration"},
-	ModelTypes: []string{"gemma4_text", "gemma4"},
-	GGUF:       []string{"gemma4"},
-	Vocab:      262144, Heads: 8, KVHeads: 4, HeadDim: 256, MaxPos: 131072, Eps: 1e-6, Theta: 1e6, LocalTheta: 10000,
+	ModelTypes: []string{"gemma4_text", "gemma4"}, GGUF: []string{"gemma4"},
+	Vocab: 262144, Heads: 8, KVHeads: 4, HeadDim: 256, MaxPos: 131072, Eps: 1e-6, Theta: 1e6, LocalTheta: 10000,
 	Tie: true, Act: "gelu_pytorch_tanh", BOS: 2, EOS: 1, Sliding: config.KeySliding, Window: 512, Pattern: 6,
 	GlobalHeadDim: 512, PerLayerInput: 256, PerLayerVocab: 262144}
 
@@ -49,8 +48,8 @@ func init() {
 }
 
 // blocks returns the family's blocks. The MoE block of the 26B-A4B model
-// (enable_moe_block), MLPs of double width and bidirectional attention are
-// refused when parsing the config.
+// (enable_moe_block) and bidirectional attention are refused when parsing
+// the config.
 func blocks(*config.Model) (model.Blocks, error) {
 	return model.Blocks{QKNorm: true, VNorm: true, PostNorms: true, EmbedScale: true, AttnScale: 1}, nil
 }
