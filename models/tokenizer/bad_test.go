@@ -29,7 +29,7 @@ func TestMalformedJSON(t *testing.T) {
 		want     error
 		name     string // must appear in the message
 	}{
-		{`"type": "BPE"`, `"type": "WordPiece"`, ErrUnsupported, `"WordPiece"`},
+		{`"type": "BPE"`, `"type": "Unigram"`, ErrUnsupported, `"Unigram"`},
 		{`{"type": "ByteLevel", "add_prefix_space": false}`, `{"type": "Martian"}`, ErrUnsupported, `"Martian"`},
 		{`"normalizer": null`, `"normalizer": {"type": "Precompiled", "precompiled_charsmap": "AAA"}`, ErrUnsupported, "Precompiled"},
 		{`"decoder": {"type": "ByteLevel"}`, `"decoder": {"type": "CTC"}`, ErrUnsupported, "CTC"},

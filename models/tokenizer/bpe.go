@@ -20,12 +20,15 @@ type bpe struct {
 	byteFallback bool
 	ignoreMerges bool
 	// longest makes the model WordPiece: the longest token of at most
-	// maxLen bytes at each position, no merges.
-	longest    bool
-	maxLen     int
-	contPrefix string
-	wordSuffix string
-	byteToken  [256]int32 // ids of the <0xXX> tokens, -1 when absent
+	// maxLen bytes at each position (after the first, contPrefix and the
+	// text), no merges; a word of more than maxWordRunes (when not 0) is
+	// the unknown token.
+	longest      bool
+	maxLen       int
+	maxWordRunes int
+	contPrefix   string
+	wordSuffix   string
+	byteToken    [256]int32 // ids of the <0xXX> tokens, -1 when absent
 
 	// rawBytes is set when the last pre-tokenizer is ByteLevel: pieces then
 	// arrive as raw bytes and rawByte[b] is the id of b's byte-level rune.

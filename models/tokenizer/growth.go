@@ -51,6 +51,8 @@ func normGrowth(n normalizer) float64 {
 		return replaceGrowth(n)
 	case byteLevelNorm:
 		return 2
+	case bertNorm:
+		return 5.0 / 3 * 3 * 1.5 // CJK set apart, NFD, lower case
 	}
 	return 1 // nil, strip, stripAccents: never longer
 }

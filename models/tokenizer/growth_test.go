@@ -66,6 +66,7 @@ func FuzzNormalizers(f *testing.F) {
 		`{"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"}, {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}`,
 		`{"type": "Sequence", "normalizers": [{"type": "NFKD"}, {"type": "StripAccents"}, {"type": "Lowercase"}, {"type": "Strip", "strip_left": true, "strip_right": true}]}`,
 		`{"type": "Replace", "pattern": {"Regex": "\\s+"}, "content": "  "}`,
+		`{"type": "BertNormalizer", "clean_text": true, "handle_chinese_chars": true, "strip_accents": null, "lowercase": true}`,
 		`{"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "ByteLevel"}, {"type": "Replace", "pattern": {"String": "a"}, "content": "aa"}]}`,
 		repeated("normalizers", `{"type": "Replace", "pattern": {"String": "a"}, "content": "aa"}`, 7),
 	} {

@@ -21,6 +21,8 @@ func parseDecoder(raw json.RawMessage) (decoder, error) {
 		PrependScheme  string            `json:"prepend_scheme"`
 		AddPrefixSpace *bool             `json:"add_prefix_space"`
 		Suffix         *string           `json:"suffix"`
+		Prefix         *string           `json:"prefix"`
+		Cleanup        *bool             `json:"cleanup"`
 	}
 	if err := c.fields(&f, "decoder"); err != nil {
 		return nil, err
@@ -57,6 +59,12 @@ func parseDecoder(raw json.RawMessage) (decoder, error) {
 		return replaceDec{replace{m: m, content: f.Content}}, nil
 	case "Metaspace":
 		return newMetaspace(f.Replacement, f.PrependScheme, f.AddPrefixSpace)
+	case "WordPiece":
+		d := wordPieceDec{prefix: "##", cleanup: f.Cleanup == nil || *f.Cleanup}
+		if f.Prefix != nil {
+			d.prefix = *f.Prefix
+		}
+		return d, nil
 	case "BPEDecoder":
 		suffix := "</w>"
 		if f.Suffix != nil {

@@ -34,6 +34,7 @@ type hfModel struct {
 	IgnoreMerges            bool    `json:"ignore_merges"`
 	ContinuingSubwordPrefix *string `json:"continuing_subword_prefix"`
 	EndOfWordSuffix         *string `json:"end_of_word_suffix"`
+	MaxInputCharsPerWord    *int    `json:"max_input_chars_per_word"`
 	Vocab, Merges           []byte  `json:"-"`
 }
 
@@ -121,8 +122,8 @@ func (f *hfFile) spec() (*spec, error) {
 
 // bpe builds the model part.
 func (hm *hfModel) bpe() (*bpe, error) {
-	if hm.Type != "" && hm.Type != "BPE" {
-		return nil, fmt.Errorf("%w: model type %.80q (only BPE is implemented)", ErrUnsupported, hm.Type)
+	if hm.Type != "" && hm.Type != "BPE" && hm.Type != "WordPiece" {
+		return nil, fmt.Errorf("%w: model type %.80q (BPE and WordPiece are implemented)", ErrUnsupported, hm.Type)
 	}
 	if len(bytes.TrimSpace(hm.Vocab)) == 0 {
 		return nil, fmt.Errorf("%w: model.vocab is missing", ErrFormat)
@@ -130,6 +131,9 @@ func (hm *hfModel) bpe() (*bpe, error) {
 	vocab, err := parseVocab(hm.Vocab)
 	if err != nil {
 		return nil, err
+	}
+	if hm.Type == "WordPiece" {
+		return hm.wordPiece(vocab)
 	}
 	m := newBPE(vocab)
 	m.byID = indexByID(vocab)

@@ -65,6 +65,10 @@ func parseNormalizer(raw json.RawMessage) (normalizer, error) {
 		Pattern     hfPattern         `json:"pattern"`
 		Content     string            `json:"content"`
 		Charsmap    *string           `json:"precompiled_charsmap"`
+		CleanText   *bool             `json:"clean_text"`
+		Chinese     *bool             `json:"handle_chinese_chars"`
+		Accents     *bool             `json:"strip_accents"`
+		Lowercase   *bool             `json:"lowercase"`
 	}
 	if err := c.fields(&f, "normalizer"); err != nil {
 		return nil, err
@@ -106,6 +110,14 @@ func parseNormalizer(raw json.RawMessage) (normalizer, error) {
 			return nil, err
 		}
 		return replace{m: m, content: f.Content}, nil
+	case "BertNormalizer":
+		orTrue := func(b *bool) bool { return b == nil || *b }
+		n := bertNorm{clean: orTrue(f.CleanText), chinese: orTrue(f.Chinese), lowercase: orTrue(f.Lowercase)}
+		n.stripAccents = n.lowercase
+		if f.Accents != nil {
+			n.stripAccents = *f.Accents
+		}
+		return n, nil
 	case "Precompiled":
 		if f.Charsmap == nil || *f.Charsmap == "" {
 			return nil, nil

@@ -1,10 +1,14 @@
 package tokenizer
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mlxrun/mlx/models/gguf"
 )
 
 // llamaCppSrc returns the llama.cpp source tree whose models/ folder holds
@@ -62,4 +66,58 @@ func TestLlamaCppVocabs(t *testing.T) {
 		t.Fatal("no ggml-vocab-*.gguf with vectors in the llama.cpp source")
 	}
 	t.Logf("%d/%d files, %d/%d vectors pass", nfilesOK, nfiles, ncasesOK, ncases)
+}
+
+// TestLlamaCppBertAsJSON rebuilds the tokenizer.json of llama.cpp's BERT
+// vocabulary (bge-small) from its GGUF file, with the WordPiece model,
+// BertNormalizer, BertPreTokenizer and WordPiece decoder of the original,
+// and checks llama.cpp's vectors through it: the Hugging Face path and the
+// GGUF path must agree with the same reference.
+func TestLlamaCppBertAsJSON(t *testing.T) {
+	path := filepath.Join(llamaCppSrc(t), "models", "ggml-vocab-bert-bge.gguf")
+	f, err := gguf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	toks, _ := f.Strings("tokenizer.ggml.tokens")
+	types, _ := f.Ints("tokenizer.ggml.token_type")
+	vocab := map[string]int{}
+	var added []string
+	for id, tok := range toks {
+		switch {
+		case types[id] == ggufControl:
+			added = append(added, fmt.Sprintf(`{"id": %d, "content": %q, "special": true}`, id, tok))
+		case strings.HasPrefix(tok, "▁"):
+			tok = strings.TrimPrefix(tok, "▁")
+		default:
+			tok = "##" + tok
+		}
+		vocab[tok] = id
+	}
+	vj, err := json.Marshal(vocab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := `{"added_tokens": [` + strings.Join(added, ",") + `],
+	 "normalizer": {"type": "BertNormalizer", "clean_text": true, "handle_chinese_chars": true, "strip_accents": null, "lowercase": true},
+	 "pre_tokenizer": {"type": "BertPreTokenizer"},
+	 "post_processor": {"type": "BertProcessing", "sep": ["[SEP]", 102], "cls": ["[CLS]", 101]},
+	 "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": true},
+	 "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##", "max_input_chars_per_word": 100, "vocab": ` + string(vj) + `}}`
+	tok, err := ParseJSON([]byte(doc), nil, "bert-bge.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := checkCases(t, tok, readVectors(t, path)); n == 0 {
+		t.Fatal("no vector passed")
+	}
+	if ids := tok.Encode("Hello world", true); len(ids) < 2 || ids[0] != 101 || ids[len(ids)-1] != 102 {
+		t.Errorf("[CLS] ... [SEP] frame missing: %v", ids)
+	}
+	// Cleanup works token by token, as in Hugging Face's tokenizers: the
+	// space before a comma goes, the ones around a lone apostrophe stay.
+	if s := tok.Decode(tok.Encode("Hello, world! It's fine.", false), false); s != "hello, world! it ' s fine." {
+		t.Errorf("decode: %q", s)
+	}
 }

@@ -41,22 +41,41 @@ func (v *ggufVocab) bertSpec(f *gguf.File) *spec {
 // word when some position starts no token.
 func (m *bpe) encodeLongest(dst []int, word string) []int {
 	start := len(dst)
+	if m.maxWordRunes > 0 && utf8.RuneCountInString(word) > m.maxWordRunes {
+		return m.appendUnk(dst)
+	}
+	var key []byte
 	for i := 0; i < len(word); {
 		j := min(len(word), i+m.maxLen)
 		for ; j > i; j-- {
-			if id, ok := m.vocab[word[i:j]]; ok {
+			if j < len(word) && !utf8.RuneStart(word[j]) {
+				continue
+			}
+			var id int32
+			var ok bool
+			if i == 0 || m.contPrefix == "" {
+				id, ok = m.vocab[word[i:j]]
+			} else {
+				key = append(append(key[:0], m.contPrefix...), word[i:j]...)
+				id, ok = m.vocab[string(key)]
+			}
+			if ok {
 				dst = append(dst, int(id))
 				break
 			}
 		}
 		if j == i {
-			dst = dst[:start]
-			if m.unk >= 0 {
-				dst = append(dst, int(m.unk))
-			}
-			return dst
+			return m.appendUnk(dst[:start])
 		}
 		i = j
+	}
+	return dst
+}
+
+// appendUnk appends the unknown token, when there is one.
+func (m *bpe) appendUnk(dst []int) []int {
+	if m.unk >= 0 {
+		dst = append(dst, int(m.unk))
 	}
 	return dst
 }

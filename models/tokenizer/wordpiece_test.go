@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -59,5 +60,50 @@ func TestWordPiece(t *testing.T) {
 	}
 	if s := tok.Decode(tok.Encode("Hello, world", false), false); s != "hello , world" {
 		t.Errorf("decode: %q", s)
+	}
+}
+
+// TestWordPieceJSON checks Hugging Face's WordPiece model with
+// BertNormalizer, BertPreTokenizer, BertProcessing and the WordPiece
+// decoder.
+func TestWordPieceJSON(t *testing.T) {
+	doc := func(maxChars int) []byte {
+		return []byte(`{"added_tokens": [{"id": 1, "content": "[CLS]", "special": true}, {"id": 2, "content": "[SEP]", "special": true}],
+		 "normalizer": {"type": "BertNormalizer", "lowercase": true},
+		 "pre_tokenizer": {"type": "BertPreTokenizer"},
+		 "post_processor": {"type": "BertProcessing", "sep": ["[SEP]", 2], "cls": ["[CLS]", 1]},
+		 "decoder": {"type": "WordPiece"},
+		 "model": {"type": "WordPiece", "max_input_chars_per_word": ` + strconv.Itoa(maxChars) + `, "vocab": {"[UNK]": 0, "[CLS]": 1, "[SEP]": 2,
+		   "hello": 3, "world": 4, "play": 5, "##ing": 6, ",": 7, "中": 8, "cafe": 9, "!": 10}}}`)
+	}
+	tok, err := ParseJSON(doc(100), nil, "wordpiece.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		in, want string
+		special  bool
+	}{
+		{"Café, PLAYING\u00ad中world", "cafe , play ##ing 中 world", false},
+		{"hello unknown!", "hello [UNK] !", false},
+		{"hello", "[CLS] hello [SEP]", true},
+	} {
+		var got []string
+		for _, id := range tok.Encode(tc.in, tc.special) {
+			got = append(got, tok.Token(id))
+		}
+		if s := strings.Join(got, " "); s != tc.want {
+			t.Errorf("%q: got %q want %q", tc.in, s, tc.want)
+		}
+	}
+	if s := tok.Decode(tok.Encode("Hello, playing world!", false), false); s != "hello, playing world!" {
+		t.Errorf("decode: %q", s)
+	}
+	short, err := ParseJSON(doc(5), nil, "wordpiece.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := short.Encode("playing hello", false); len(ids) != 2 || ids[0] != 0 || ids[1] != 3 {
+		t.Errorf("a word past max_input_chars_per_word: %v, want [0 3]", ids)
 	}
 }
