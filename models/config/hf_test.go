@@ -133,6 +133,14 @@ func TestFromHFJSON(t *testing.T) {
 			func(m *Model) {
 				m.Arch, m.Architecture, m.RopeTheta, m.RopeDim = "phi3", "Phi3ForCausalLM", 250000, 24
 			}},
+		{"phi3 longrope factor", "Phi3ForCausalLM", kv{"max_position_embeddings", 8192, "original_max_position_embeddings", 2048,
+			"rope_scaling", map[string]any{"type": "longrope", "factor": 2.0, "short_factor": slices.Repeat([]float64{1}, 16),
+				"long_factor": slices.Repeat([]float64{2.5}, 16)}},
+			func(m *Model) {
+				m.Arch, m.Architecture, m.ContextLength = "phi3", "Phi3ForCausalLM", 8192
+				m.RopeScaling = RopeScaling{Type: RopeLongRope, Factor: 2, OriginalContext: 2048,
+					ShortFactor: slices.Repeat([]float32{1}, 16), LongFactor: slices.Repeat([]float32{2.5}, 16)}
+			}},
 		{"phi3 longrope", "Phi3ForCausalLM", kv{"max_position_embeddings", 8192, "original_max_position_embeddings", 2048,
 			"partial_rotary_factor", 0.75, "sliding_window", 2047,
 			"rope_scaling", map[string]any{"type": "longrope", "short_factor": slices.Repeat([]float64{1}, 12), "long_factor": slices.Repeat([]float64{2.5}, 12)}},

@@ -65,7 +65,9 @@ func hfRope(r, rp *reader, m *Model) RopeScaling {
 		orig := s.int("original_max_position_embeddings", r.int("original_max_position_embeddings", 0))
 		out = RopeScaling{Type: RopeLongRope, OriginalContext: orig, AttnFactor: float32(s.float("attention_factor", 0)),
 			ShortFactor: s.floats("short_factor", maxRopeDim/2), LongFactor: s.floats("long_factor", maxRopeDim/2)}
-		if orig > 0 {
+		// The stretch sets the attention factor: the config's factor, else
+		// the context over the original one, as transformers takes it.
+		if out.Factor = float32(s.float("factor", 0)); out.Factor <= 0 && orig > 0 {
 			out.Factor = float32(m.ContextLength) / float32(orig)
 		}
 	default:
