@@ -86,6 +86,9 @@ func TestFromGGUFGemma4(t *testing.T) {
 	if _, err := FromGGUF(buildGGUF(t, wider)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("full-attention rotary dimensions beyond the head: error %v, want ErrInvalid", err)
 	}
+	if _, err := FromGGUF(buildGGUF(t, meta, f32Tensor{"blk.0.ffn_gate_inp.weight", []float32{0}})); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("a gemma4 file with experts: error %v, want ErrUnsupported", err)
+	}
 	bad := set(meta, "gemma4.attention.head_count_kv", []uint32{2, 1, 1, 1})
 	if _, err := FromGGUF(buildGGUF(t, bad)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("KV heads that differ within a kind: error %v, want ErrInvalid", err)
