@@ -110,3 +110,40 @@ func (d *DeltaNet) validate(layers int) error {
 	}
 	return nil
 }
+
+// ggufDeltaNet reads the linear-attention keys of a hybrid family's GGUF
+// file, named as llama.cpp's converter writes them (ssm.*: the key head
+// size is state_size, the key heads group_count, the value heads
+// time_step_rank, all value dimensions inner_size); errors are left in g.
+func ggufDeltaNet(g *ggufReader, fam *Family, m *Model) {
+	if fam.DeltaNet == nil {
+		return
+	}
+	d := &DeltaNet{
+		ConvKernel: g.uint("ssm.conv_kernel", 0, true),
+		KeyDim:     g.uint("ssm.state_size", 0, true),
+		KeyHeads:   g.uint("ssm.group_count", 0, true),
+		ValueHeads: g.uint("ssm.time_step_rank", 0, true),
+		Interval:   g.uint("full_attention_interval", fam.DeltaNet.Interval, false),
+	}
+	inner := g.uint("ssm.inner_size", 0, true)
+	if d.ValueHeads > 0 {
+		d.ValueDim = inner / d.ValueHeads
+		if inner%d.ValueHeads != 0 {
+			g.fail(g.arch+".ssm.inner_size", "%d is not a multiple of %d value heads", inner, d.ValueHeads)
+		}
+	}
+	key := g.arch + ".attention.recurrent_layers"
+	if v, ok := g.f.Lookup(key); ok && g.err == nil {
+		list, _ := v.Any().([]any)
+		if len(list) < m.Layers {
+			g.fail(key, "want %d booleans, got %d values", m.Layers, len(list))
+		}
+		for i := 0; i < m.Layers && i < len(list) && g.err == nil; i++ {
+			if rec, ok := list[i].(bool); !ok || rec != (d.Interval > 0 && (i+1)%d.Interval != 0) {
+				g.err = fmt.Errorf("%w: %s: layer %d does not follow a full-attention layer every %d", ErrUnsupported, key, i, d.Interval)
+			}
+		}
+	}
+	m.DeltaNet = d
+}

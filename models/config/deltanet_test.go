@@ -8,7 +8,7 @@ import (
 
 // qwen35 is registered alone: its defaults turn on the linear-attention keys.
 func init() {
-	Register(Family{Arch: "qwen35", HF: []string{"Qwen3_5ForCausalLM"}, ModelTypes: []string{"qwen3_5_text"},
+	Register(Family{Arch: "qwen35", HF: []string{"Qwen3_5ForCausalLM"}, ModelTypes: []string{"qwen3_5_text"}, GGUF: []string{"qwen35"},
 		Vocab: 248320, Heads: 16, KVHeads: 4, HeadDim: 256, MaxPos: 262144, Eps: 1e-6, Theta: 1e7, Act: "silu", BOS: -1, EOS: -1,
 		DeltaNet: &DeltaNet{KeyHeads: 16, KeyDim: 128, ValueHeads: 32, ValueDim: 128, ConvKernel: 4, Interval: 4}})
 }
@@ -74,6 +74,43 @@ func TestFromHFJSONDeltaNetBad(t *testing.T) {
 		_, err := FromHFJSON([]byte(`{` + hybridBase + `, ` + tt.extra + `}`))
 		if !errors.Is(err, tt.sentinel) || err == nil || !strings.Contains(err.Error(), tt.words) {
 			t.Errorf("%s: error %v, want %v mentioning %q", tt.extra, err, tt.sentinel, tt.words)
+		}
+	}
+}
+
+// qwen35KVs is the metadata llama.cpp's converter writes for a hybrid
+// model of four layers, the fourth full attention.
+func qwen35KVs(extra ...any) kvs {
+	return set(llamaKVs("qwen35", "qwen35.ssm.conv_kernel", uint32(4), "qwen35.ssm.state_size", uint32(16),
+		"qwen35.ssm.group_count", uint32(2), "qwen35.ssm.time_step_rank", uint32(4), "qwen35.ssm.inner_size", uint32(32),
+		"qwen35.full_attention_interval", uint32(4), "qwen35.attention.recurrent_layers", []bool{true, true, true, false, false}),
+		extra...)
+}
+
+// TestFromGGUFDeltaNet reads the linear-attention shape of a GGUF file
+// (the recurrent-layer list may go on with MTP layers) and refuses one
+// whose layers do not follow the interval.
+func TestFromGGUFDeltaNet(t *testing.T) {
+	m, err := FromGGUF(buildGGUF(t, qwen35KVs()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DeltaNet{KeyHeads: 2, KeyDim: 16, ValueHeads: 4, ValueDim: 8, ConvKernel: 4, Interval: 4}
+	if m.DeltaNet == nil || *m.DeltaNet != want {
+		t.Fatalf("DeltaNet = %+v, want %+v", m.DeltaNet, want)
+	}
+	for _, tt := range []struct {
+		kvs      kvs
+		sentinel error
+	}{
+		{qwen35KVs("qwen35.attention.recurrent_layers", []bool{true, false, true, false}), ErrUnsupported},
+		{qwen35KVs("qwen35.attention.recurrent_layers", []bool{true}), ErrInvalid},
+		{qwen35KVs("qwen35.ssm.inner_size", uint32(30)), ErrInvalid},
+		{qwen35KVs("qwen35.ssm.conv_kernel", nil), ErrInvalid},
+		{qwen35KVs("qwen35.ssm.group_count", uint32(3)), ErrInvalid},
+	} {
+		if _, err := FromGGUF(buildGGUF(t, tt.kvs)); !errors.Is(err, tt.sentinel) {
+			t.Errorf("error %v, want %v", err, tt.sentinel)
 		}
 	}
 }

@@ -115,6 +115,7 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	m.TieEmbeddings = !g.has("output.weight")
 	m.AttentionBias = fam.Bias || g.has("blk.0.attn_q.bias") || g.has("blk.0.attn_qkv.bias")
 	ggufGemma(g, fam, m)
+	ggufDeltaNet(g, fam, m)
 	ggufGlobal(g, m, kvHeads)
 	m.MoE = ggufMoE(g, fam)
 	if m.MoE.Experts == 0 && g.has("blk.0.ffn_gate_inp.weight") {

@@ -215,6 +215,9 @@ func (j *linJob) ruleTask(t int) {
 	hv := d.ValueHeads
 	q, h := &j.seqs[t/hv], t%hv
 	kh := h / (hv / d.KeyHeads) // consecutive value heads share a key head
+	if s.m.tiledHeads {
+		kh = h % d.KeyHeads
+	}
 	c, kd, vd, dk, dv := d.ConvDim(), d.KeyHeads*d.KeyDim, hv*d.ValueDim, d.KeyDim, d.ValueDim
 	off := j.l.StateOff + (d.ConvKernel-1)*c + h*dv*dk
 	S := q.state[off : off+dv*dk]

@@ -56,6 +56,11 @@ type Family struct {
 	GGUF, HF *Names
 	// GGUFRope is the layout of the rotary dimensions in its GGUF files.
 	GGUFRope RopeStyle
+	// GGUFTiledHeads: in its GGUF files the value heads of the linear
+	// layers are in tiled order (value head h reads key head h mod the
+	// key heads), as llama.cpp's converter reorders them; Hugging Face
+	// checkpoints group them (consecutive value heads share a key head).
+	GGUFTiledHeads bool
 	// Blocks returns the blocks and options of the model cfg describes,
 	// or an error wrapping ErrUnsupported for a setting it does not
 	// implement.

@@ -31,6 +31,7 @@ type Model struct {
 	kvShapes   []kvcache.Shape // what each cache layer holds
 	kvLayer    []int           // the cache layer of each layer's keys and values, -1 for linear layers
 	stateElems int             // floats of a sequence's recurrent state (linear layers)
+	tiledHeads bool            // linear layers\' value head h reads key head h mod key heads (Family.GGUFTiledHeads)
 	rope       ropeTable       // global layers
 	ropeLong   *ropeTable      // LongRoPE's long factors, or nil
 	ropeLocal  *ropeTable      // sliding-window layers with their own base, or nil
@@ -103,7 +104,7 @@ func Build(cfg *config.Model, src Source) (*Model, error) {
 	}
 	names := textModel(fam.HF, src)
 	if cfg.Source == config.SourceGGUF {
-		names, m.Rope = fam.GGUF, fam.GGUFRope
+		names, m.Rope, m.tiledHeads = fam.GGUF, fam.GGUFRope, fam.GGUFTiledHeads
 	}
 	b := binder{src: src, offset: m.Blocks.NormOffset && cfg.Source != config.SourceGGUF}
 	b.bindAll(m, cfg, names)

@@ -13,7 +13,7 @@ import (
 
 // qwen35 is Qwen3_5TextConfig's defaults.
 var qwen35 = config.Family{Arch: "qwen35", HF: []string{"Qwen3_5ForCausalLM"}, ModelTypes: []string{"qwen3_5_text"},
-	Vocab: 248320, Heads: 16, KVHeads: 4, HeadDim: 256, MaxPos: 262144, Eps: 1e-6, Theta: 1e7,
+	GGUF: []string{"qwen35"}, Vocab: 248320, Heads: 16, KVHeads: 4, HeadDim: 256, MaxPos: 262144, Eps: 1e-6, Theta: 1e7,
 	Act: "silu", BOS: -1, EOS: -1,
 	DeltaNet: &config.DeltaNet{KeyHeads: 16, KeyDim: 128, ValueHeads: 32, ValueDim: 128, ConvKernel: 4, Interval: 4}}
 
@@ -27,12 +27,23 @@ var hf = func() *model.Names {
 	return &n
 }()
 
+// gguf holds llama.cpp's names for the family.
+var gguf = func() *model.Names {
+	n := *model.GGUFNames
+	n.FFNNorm = "blk.%d.post_attention_norm.weight"
+	n.LinQKV, n.LinZ, n.LinBeta, n.LinAlpha = "blk.%d.attn_qkv.weight", "blk.%d.attn_gate.weight", "blk.%d.ssm_beta.weight", "blk.%d.ssm_alpha.weight"
+	n.LinConv, n.LinDtBias, n.LinDecay = "blk.%d.ssm_conv1d.weight", "blk.%d.ssm_dt.bias", "blk.%d.ssm_a"
+	n.LinNorm, n.LinOut = "blk.%d.ssm_norm.weight", "blk.%d.ssm_out.weight"
+	return &n
+}()
+
 func init() {
 	model.Register(model.Family{
-		Config:   []config.Family{qwen35},
-		GGUFRope: model.RopeNeox,
-		GGUF:     model.GGUFNames, // no GGUF architecture is registered yet
-		HF:       hf,
+		Config:         []config.Family{qwen35},
+		GGUFRope:       model.RopeNeox,
+		GGUFTiledHeads: true,
+		GGUF:           gguf,
+		HF:             hf,
 		Blocks: func(*config.Model) (model.Blocks, error) {
 			return model.Blocks{NormOffset: true, QKNorm: true, AttnGate: true}, nil
 		},
