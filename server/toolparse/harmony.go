@@ -64,16 +64,14 @@ func (h *harmony) flush() Delta {
 	if h.inBody {
 		h.emit(&d, h.buf)
 		h.endBody(&d, "")
-	} else if strings.TrimSpace(h.buf) != "" && !headerLike(h.buf) {
-		d.Content += h.buf
 	}
-	h.buf = ""
+	h.buf = "" // white space, or a header that never reached its body
 	return d
 }
 
 // step makes one move on the buffer; it reports whether to try another.
-// A header still waiting for its <|message|> when the output ends is
-// dropped by flush.
+// Outside a body, what step leaves in the buffer can still become a
+// header (headerLike).
 func (h *harmony) step(d *Delta) bool {
 	if h.inBody {
 		before, found, rest := scan(h.buf, HarmonyEnd, HarmonyCall, HarmonyReturn, HarmonyStart)
