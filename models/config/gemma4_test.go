@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 )
 
@@ -48,7 +49,15 @@ func TestFromHFJSONGemma4(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range [][]any{{"enable_moe_block", true}, {"use_bidirectional_attention", "all"}} {
+	moe, err := FromHFJSON(cfg(t, "Gemma4ForCausalLM", "layer_types", types, "enable_moe_block", true, "num_experts", 8,
+		"top_k_experts", 2, "moe_intermediate_size", 64))
+	if err != nil || !reflect.DeepEqual(moe.MoE, MoE{Experts: 8, TopK: 2, FFNSize: 64, NormTopK: true}) || !moe.LayerSparse(0) {
+		t.Errorf("enable_moe_block: %v, %+v", err, moe.MoE)
+	}
+	if _, err := FromHFJSON(cfg(t, "Gemma4ForCausalLM", "layer_types", types, "enable_moe_block", true)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("enable_moe_block without experts: error %v, want ErrInvalid", err)
+	}
+	for _, bad := range [][]any{{"use_bidirectional_attention", "all"}} {
 		if _, err := FromHFJSON(cfg(t, "Gemma4ForCausalLM", append([]any{"layer_types", types}, bad...)...)); !errors.Is(err, ErrUnsupported) {
 			t.Errorf("%v: error %v, want ErrUnsupported", bad, err)
 		}

@@ -164,6 +164,9 @@ func hfModel(r *reader, fam *Family, name string) *Model {
 	m.Quantization = hfQuantization(r)
 	m.RopeScaling = hfRope(r, rp, m)
 	m.MoE = hfMoE(r, fam)
+	if m.MoE.Experts == 0 && r.bool("enable_moe_block", false) {
+		m.MoE = hfMoEBlock(r)
+	}
 	return m
 }
 
@@ -199,8 +202,6 @@ func hfGlobal(r *reader, fam *Family, m *Model) {
 	m.KVSharedLayers = r.int("num_kv_shared_layers", 0)
 	m.DoubleWideMLP = r.bool("use_double_wide_mlp", false)
 	switch {
-	case r.bool("enable_moe_block", false):
-		r.setErr(fmt.Errorf("%w: enable_moe_block (Gemma 4's mixture of experts)", ErrUnsupported))
 	case r.str("use_bidirectional_attention", "") == "all":
 		r.setErr(fmt.Errorf("%w: use_bidirectional_attention \"all\"", ErrUnsupported))
 	}

@@ -109,3 +109,15 @@ func (e *MoE) validate(layers int) error {
 	}
 	return nil
 }
+
+// hfMoEBlock reads Gemma 4's mixture (enable_moe_block): num_experts
+// experts of moe_intermediate_size on every layer, top_k_experts of them
+// per token, their weights renormalised.
+func hfMoEBlock(r *reader) MoE {
+	e := MoE{Experts: r.int("num_experts", 0), TopK: r.int("top_k_experts", 0),
+		FFNSize: r.int("moe_intermediate_size", 0), NormTopK: true}
+	if e.Experts < 1 {
+		r.fail("num_experts", "want at least one expert, got %d", e.Experts)
+	}
+	return e
+}

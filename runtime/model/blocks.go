@@ -34,6 +34,11 @@ type Blocks struct {
 	// their experts; NormTopK renormalises the weights of SoftmaxTopK.
 	Router   Router
 	NormTopK bool
+	// MoEBeside: sparse layers keep their dense MLP and add the mixture's
+	// output to it, each normalised (Gemma 4): the router reads the
+	// residual normalised without weight and scaled, the experts read it
+	// through a norm of their own.
+	MoEBeside bool
 	// SharedExpert: sparse layers also have an expert every token uses,
 	// scaled by a sigmoid gate (Qwen2-MoE).
 	SharedExpert bool

@@ -68,13 +68,19 @@ func (s *State) layer(li int, b *Batch, n int) {
 		n = s.attention(li, b, n)
 	}
 	s.rows(stepFFNNorm, li, b, n)
-	if l.MoE != nil {
-		s.moe(l.MoE, n)
-	} else {
+	if l.Down != nil {
 		gateUp := [...]*kernels.Matrix{l.Gate, l.Up}
 		s.pool.MatMuls(gateUp[:], s.xn, n, [][]float32{s.gate, s.up})
 		s.rows(stepAct, li, b, n)
 		s.pool.MatMul(l.Down, s.gate, n, s.xn)
+	}
+	switch {
+	case l.MoE != nil && l.Down != nil:
+		s.rows(stepMoEIn, li, b, n)
+		s.moe(l.MoE, n)
+		s.rows(stepMoEOut, li, b, n)
+	case l.MoE != nil:
+		s.moe(l.MoE, n)
 	}
 	s.rows(stepResidual, li, b, n)
 	if l.PLGate != nil {

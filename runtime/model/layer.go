@@ -11,8 +11,11 @@ type Layer struct {
 	Q, K, V, O                *kernels.Matrix
 	QBias, KBias, VBias       []float32       // nil without biases
 	QNorm, KNorm, VNorm       []float32       // nil without per-head norms
-	Gate, Up, Down            *kernels.Matrix // the dense MLP, nil in a sparse layer
+	Gate, Up, Down            *kernels.Matrix // the dense MLP, nil in a sparse layer (but with Blocks.MoEBeside)
 	MoE                       *MoE            // the sparse layer's mixture, nil in a dense one
+	// The norms of a mixture beside the dense MLP (Blocks.MoEBeside): of
+	// the dense output, of the experts' input and of their output.
+	PostFFNNorm1, PreFFNNorm2, PostFFNNorm2 []float32
 
 	// Per-layer input (Gemma 4), nil without: gate(x) activated times the
 	// layer's input, projected back, normalised and added to x.
@@ -88,9 +91,16 @@ func (b *binder) layer(m *Model, n *Names, i int) Layer {
 			l.V = b.matrix(layer(n.V, i), kvDim, hid)
 		}
 	}
-	switch {
-	case cfg.LayerSparse(i):
+	if cfg.LayerSparse(i) {
 		l.MoE = b.moe(m, n, i)
+		if bl.MoEBeside {
+			l.PostFFNNorm1 = b.norm(layer(n.PostFFNNorm1, i), hid)
+			l.PreFFNNorm2 = b.norm(layer(n.PreFFNNorm2, i), hid)
+			l.PostFFNNorm2 = b.norm(layer(n.PostFFNNorm2, i), hid)
+		}
+	}
+	switch {
+	case cfg.LayerSparse(i) && !bl.MoEBeside:
 	case n.GateUp != "":
 		b.split(layer(n.GateUp, i), hid, []int{l.FFN, l.FFN}, &l.Gate, &l.Up)
 		l.Down = b.matrix(layer(n.Down, i), hid, l.FFN)

@@ -39,6 +39,12 @@ type MoE struct {
 	Shared     *Expert
 	SharedGate []float32 // [hidden]
 
+	// RouterScale, when set, makes the router read the residual rather
+	// than the experts' input: normalised without weight, times
+	// RouterScale (which holds Gemma 4's 1/√hidden); ExpertScale then
+	// multiplies each chosen expert's weight (Blocks.MoEBeside).
+	RouterScale, ExpertScale []float32
+
 	packOnce []sync.Once // one per expert; nil: the experts stay unpacked
 }
 
@@ -70,6 +76,9 @@ type moeScratch struct {
 	xg, yg []float32 // rows × k gathered input rows and expert outputs, grouped by expert
 	gate   []float32 // rows × k × expert ff
 	up     []float32
+	// A mixture beside the dense MLP: the router's input rows and the
+	// dense MLP's normalised output.
+	rin, dense []float32
 	// The shared expert: its gate per row, and its MLP's memory.
 	sgate        []float32
 	sg, su, sout []float32
@@ -85,6 +94,9 @@ func (ms *moeScratch) init(m *Model, maxRows int) {
 	ms.start = make([]int32, e+1)
 	ms.xg, ms.yg = make([]float32, nk*hid), make([]float32, nk*hid)
 	ms.gate, ms.up = make([]float32, nk*c.MoE.FFNSize), make([]float32, nk*c.MoE.FFNSize)
+	if m.Blocks.MoEBeside {
+		ms.rin, ms.dense = make([]float32, maxRows*hid), make([]float32, maxRows*hid)
+	}
 	if m.Blocks.SharedExpert {
 		sf := c.MoE.SharedFFNSize
 		ms.sgate = make([]float32, maxRows)
@@ -95,7 +107,7 @@ func (ms *moeScratch) init(m *Model, maxRows int) {
 // floats returns the number of float32 values of the scratch.
 func (ms *moeScratch) floats() int {
 	return len(ms.logits) + len(ms.choice) + len(ms.weight) + len(ms.slot) + len(ms.start) + len(ms.xg) + len(ms.yg) +
-		len(ms.gate) + len(ms.up) + len(ms.sgate) + len(ms.sg) + len(ms.su) + len(ms.sout)
+		len(ms.gate) + len(ms.up) + len(ms.sgate) + len(ms.sg) + len(ms.su) + len(ms.sout) + len(ms.rin) + len(ms.dense)
 }
 
 // moe runs the mixture of layer l on the n normalised rows of s.xn and
@@ -106,10 +118,18 @@ func (ms *moeScratch) floats() int {
 func (s *State) moe(l *MoE, n int) {
 	ms, c := &s.moeS, s.m.Config
 	hid, k, e := c.HiddenSize, c.MoE.TopK, c.MoE.Experts
-	xn := s.xn[:n*hid]
-	s.pool.MatMul(l.Router, xn, n, ms.logits[:n*e])
+	xn, in := s.xn[:n*hid], s.xn[:n*hid]
+	if l.RouterScale != nil {
+		in = ms.rin[:n*hid]
+	}
+	s.pool.MatMul(l.Router, in, n, ms.logits[:n*e])
 	for i := range n {
 		route(s.m.Blocks.Router, s.m.Blocks.NormTopK, ms.logits[i*e:(i+1)*e], ms.choice[i*k:(i+1)*k], ms.weight[i*k:(i+1)*k])
+	}
+	if l.ExpertScale != nil {
+		for j, x := range ms.choice[:n*k] {
+			ms.weight[j] *= l.ExpertScale[x]
+		}
 	}
 	s.gather(n, k, e, hid)
 	ff := c.MoE.FFNSize

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 
@@ -17,9 +18,17 @@ func (b *binder) moe(m *Model, n *Names, i int) *MoE {
 	if n.StackedGate != "" && b.src.Has(layer(n.StackedGate, i)) {
 		gn, un, dn = n.StackedGate, n.StackedUp, n.StackedDown
 	}
-	gate := b.experts(gn, i, ne, ff, hid)
-	up := b.experts(un, i, ne, ff, hid)
+	var gate, up []*kernels.Matrix
+	if n.ExpGateUp != "" {
+		gate, up = b.fusedExperts(layer(n.ExpGateUp, i), ne, ff, hid)
+	} else {
+		gate, up = b.experts(gn, i, ne, ff, hid), b.experts(un, i, ne, ff, hid)
+	}
 	down := b.experts(dn, i, ne, hid, ff)
+	if n.RouterScale != "" {
+		l.RouterScale, l.ExpertScale = b.vector(layer(n.RouterScale, i), hid), b.vector(layer(n.ExpertScale, i), ne)
+		kernels.Scale(l.RouterScale, float32(1/math.Sqrt(float64(hid))))
+	}
 	if b.err != nil {
 		return nil
 	}
@@ -134,4 +143,28 @@ func (l *MoE) Matrices(ws []*kernels.Matrix) []*kernels.Matrix {
 		ws = append(ws, e.Gate, e.Up, e.Down)
 	}
 	return ws
+}
+
+// fusedExperts binds ne experts whose gate and up rows (ff each, gate
+// first) are stacked in one tensor, as Gemma 4 stores them.
+func (b *binder) fusedExperts(name string, ne, ff, hid int) (gate, up []*kernels.Matrix) {
+	if b.err != nil {
+		return nil, nil
+	}
+	gu, err := b.src.Experts(name, ne, 2*ff, hid)
+	if err != nil {
+		b.err = err
+		return nil, nil
+	}
+	b.countBytes(gu)
+	gate, up = make([]*kernels.Matrix, ne), make([]*kernels.Matrix, ne)
+	for x, w := range gu {
+		parts, err := splitExperts(*w, 2, b.src.Where(), name)
+		if err != nil {
+			b.err = err
+			return nil, nil
+		}
+		gate[x], up[x] = parts[0], parts[1]
+	}
+	return gate, up
 }

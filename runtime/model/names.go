@@ -41,6 +41,11 @@ type Names struct {
 	StackedDown                      string
 	SharedGate, SharedUp, SharedDown string
 	SharedRouter                     string
+	// Gemma 4's mixture beside the dense MLP: the experts' gate and up
+	// rows stacked in one tensor per layer, the router's input scale and
+	// per-expert scale, and the norms around the two MLPs.
+	ExpGateUp, RouterScale, ExpertScale     string
+	PostFFNNorm1, PreFFNNorm2, PostFFNNorm2 string
 
 	// Gated DeltaNet layers (see DeltaNet): the q/k/v projection, the
 	// output gate z, beta and alpha, the convolution, the dt bias, the

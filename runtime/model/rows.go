@@ -15,6 +15,8 @@ const (
 	stepFFNNorm                 // x += attention output (in xn, post-normed if so); xn = RMSNorm(x)
 	stepAct                     // gate = act(gate) * up
 	stepResidual                // x += MLP output (in xn, post-normed if so)
+	stepMoEIn                   // dense = PostFFNNorm1(xn); xn = PreFFNNorm2(x); the router's input
+	stepMoEOut                  // xn = PostFFNNorm2(xn) + dense
 	stepPLInput                 // the rows' per-layer inputs, from their embeddings (pli)
 	stepPLGate                  // plg = act(plg) * the layer's input
 	stepPLOut                   // x += RMSNorm(xn), the projected per-layer input
@@ -81,6 +83,16 @@ func (s *State) row(step rowStep, li int, b *Batch, i int) {
 		if l.PLGate == nil && l.Scalar != 0 {
 			kernels.Scale(x, l.Scalar)
 		}
+	case stepMoEIn:
+		ms := &s.moeS
+		kernels.RMSNorm(ms.dense[i*hid:(i+1)*hid], xn, l.PostFFNNorm1, eps)
+		kernels.RMSNorm(xn, x, l.PreFFNNorm2, eps)
+		if l.MoE.RouterScale != nil {
+			kernels.RMSNorm(ms.rin[i*hid:(i+1)*hid], x, l.MoE.RouterScale, eps)
+		}
+	case stepMoEOut:
+		kernels.RMSNorm(xn, xn, l.PostFFNNorm2, eps)
+		kernels.Add(xn, s.moeS.dense[i*hid:(i+1)*hid])
 	case stepPLInput:
 		s.perLayerInput(b, i)
 	case stepPLGate:

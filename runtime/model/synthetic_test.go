@@ -64,7 +64,8 @@ func (randomSource) Where() string   { return "random" }
 
 // TestSyntheticLayers runs the layer options no trained fixture has (KV
 // sharing, keys as values, double-wide MLPs, KV heads and head sizes of
-// their own on full-attention layers, LongRoPE) on random weights, and
+// their own on full-attention layers, a mixture beside the dense MLP,
+// LongRoPE) on random weights, and
 // checks that a prompt computed at once and the same tokens computed one
 // at a time give the same logits: every layer reads the keys and values
 // its cache layer holds at every position.
@@ -84,6 +85,7 @@ func TestSyntheticLayers(t *testing.T) {
 	}{
 		{"gemma4", gemma4(func(*config.Model) {})},
 		{"gemma4 shared and k=v", gemma4(func(c *config.Model) { c.KVSharedLayers, c.KEqV, c.DoubleWideMLP = 3, true, true })},
+		{"gemma4 experts", gemma4(func(c *config.Model) { c.MoE = config.MoE{Experts: 4, TopK: 2, FFNSize: 16, NormTopK: true} })},
 		{"phi3 longrope", &config.Model{Source: config.SourceHF, Arch: "phi3", VocabSize: 64, HiddenSize: 32, Layers: 2,
 			Heads: 4, KVHeads: 2, HeadDim: 8, FFNSize: 48, ContextLength: 64, RMSNormEps: 1e-5, HiddenAct: "silu",
 			RopeTheta: 1e4, RopeDim: 6, BOS: -1, RopeScaling: config.RopeScaling{Type: config.RopeLongRope, Factor: 4,

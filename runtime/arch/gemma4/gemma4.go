@@ -29,6 +29,14 @@ var hf, gguf = perLayer(gemma3.HF, "model.embed_tokens_per_layer.weight", "model
 	perLayer(gemma3.GGUF, "per_layer_token_embd.weight", "per_layer_model_proj.weight", "per_layer_proj_norm.weight",
 		"blk.%d.inp_gate.weight", "blk.%d.proj.weight", "blk.%d.post_norm.weight", "blk.%d.layer_output_scale.weight")
 
+func init() {
+	hf.Router, hf.RouterScale, hf.ExpertScale = "model.layers.%d.router.proj.weight", "model.layers.%d.router.scale",
+		"model.layers.%d.router.per_expert_scale"
+	hf.ExpGateUp, hf.ExpDown = "model.layers.%d.experts.gate_up_proj", "model.layers.%d.experts.down_proj"
+	hf.PostFFNNorm1, hf.PreFFNNorm2, hf.PostFFNNorm2 = "model.layers.%d.post_feedforward_layernorm_1.weight",
+		"model.layers.%d.pre_feedforward_layernorm_2.weight", "model.layers.%d.post_feedforward_layernorm_2.weight"
+}
+
 // perLayer returns base's names with the per-layer input tensors.
 func perLayer(base *model.Names, embed, proj, norm, gate, back, post, scalar string) *model.Names {
 	n := *base
@@ -47,9 +55,11 @@ func init() {
 	})
 }
 
-// blocks returns the family's blocks. The MoE block of the 26B-A4B model
-// (enable_moe_block) and bidirectional attention are refused when parsing
-// the config.
-func blocks(*config.Model) (model.Blocks, error) {
-	return model.Blocks{QKNorm: true, VNorm: true, PostNorms: true, EmbedScale: true, AttnScale: 1}, nil
+// blocks returns the family's blocks: with enable_moe_block (26B-A4B),
+// every layer's mixture runs beside its dense MLP. Bidirectional
+// attention is refused when parsing the config, and a GGUF file with
+// experts too.
+func blocks(cfg *config.Model) (model.Blocks, error) {
+	return model.Blocks{QKNorm: true, VNorm: true, PostNorms: true, EmbedScale: true, AttnScale: 1,
+		MoEBeside: cfg.MoE.Experts > 0, Router: model.SoftmaxTopK, NormTopK: true}, nil
 }
