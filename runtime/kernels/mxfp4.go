@@ -51,15 +51,28 @@ func qdotMXFP4Ref(w, x []byte, xs int, out []float32) { qdot32(MXFP4, w, x, xs, 
 // j. Rows stay in the order the checkpoint has them: row r of the result is
 // row r of blocks and scales.
 func MXFP4FromHF(blocks, scales []byte) ([]byte, error) {
+	return MXFP4FromHFRows(blocks, scales, 32*len(scales), 0, 1)
+}
+
+// MXFP4FromHFRows is MXFP4FromHF for every step-th row of cols values,
+// from row first: gpt-oss's gate_up_proj interleaves its two matrices, the
+// gate in the even rows (first 0, step 2) and up in the odd ones (first 1).
+func MXFP4FromHFRows(blocks, scales []byte, cols, first, step int) ([]byte, error) {
 	if len(blocks) != 16*len(scales) {
 		return nil, fmt.Errorf("%w: MXFP4 blocks of %d bytes for %d scales, want 16 bytes per scale", ErrMatrix, len(blocks), len(scales))
 	}
-	out := make([]byte, len(scales)*mxfp4)
-	for b, e := range scales {
-		src, dst := blocks[16*b:16*b+16], out[b*mxfp4:(b+1)*mxfp4]
-		dst[0] = e
-		for j := range 16 {
-			dst[1+j] = nibbleAt(src, j) | nibbleAt(src, j+16)<<4
+	if cols <= 0 || cols%qk != 0 || step <= 0 || first < 0 || (len(scales) > 0 && first >= 32*len(scales)/cols) || 32*len(scales)%cols != 0 {
+		return nil, fmt.Errorf("%w: MXFP4 rows from %d every %d of %d columns in %d blocks", ErrMatrix, first, step, cols, len(scales))
+	}
+	nb, rows := cols/qk, 32*len(scales)/cols
+	out := make([]byte, 0, (rows-first+step-1)/step*nb*mxfp4)
+	for r := first; r < rows; r += step {
+		for b := r * nb; b < (r+1)*nb; b++ {
+			src := blocks[16*b : 16*b+16]
+			out = append(out, scales[b])
+			for j := range 16 {
+				out = append(out, nibbleAt(src, j)|nibbleAt(src, j+16)<<4)
+			}
 		}
 	}
 	return out, nil

@@ -100,6 +100,25 @@ func TestMXFP4FromHF(t *testing.T) {
 	if _, err := MXFP4FromHF(blocks[1:], scales); !errors.Is(err, ErrMatrix) {
 		t.Errorf("short blocks: %v", err)
 	}
+	// The odd rows of the same data read as six rows of 32 values (as the
+	// up half of an interleaved gate_up).
+	odd, err := MXFP4FromHFRows(blocks, scales, 32, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(odd) != 3*mxfp4 {
+		t.Fatalf("odd rows: %d bytes", len(odd))
+	}
+	for i, r := range []int{1, 3, 5} {
+		if string(odd[i*mxfp4:(i+1)*mxfp4]) != string(data[r*mxfp4:(r+1)*mxfp4]) {
+			t.Errorf("odd row %d differs from row %d of the whole", i, r)
+		}
+	}
+	for _, bad := range []struct{ cols, first, step int }{{48, 0, 1}, {32, 6, 2}, {32, 0, 0}, {0, 0, 1}, {32, -1, 1}, {128, 0, 1}} {
+		if _, err := MXFP4FromHFRows(blocks, scales, bad.cols, bad.first, bad.step); !errors.Is(err, ErrMatrix) {
+			t.Errorf("cols %d first %d step %d: %v", bad.cols, bad.first, bad.step, err)
+		}
+	}
 }
 
 // TestMXFP4ScaleExtremes compares the kernels in use with the reference on
