@@ -8,7 +8,8 @@ import (
 
 // qwen35 is registered alone: its defaults turn on the linear-attention keys.
 func init() {
-	Register(Family{Arch: "qwen35", HF: []string{"Qwen3_5ForCausalLM"}, ModelTypes: []string{"qwen3_5_text"}, GGUF: []string{"qwen35"},
+	Register(Family{Arch: "qwen35", HF: []string{"Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration"},
+		ModelTypes: []string{"qwen3_5_text", "qwen3_5"}, GGUF: []string{"qwen35"},
 		Vocab: 248320, Heads: 16, KVHeads: 4, HeadDim: 256, MaxPos: 262144, Eps: 1e-6, Theta: 1e7, Act: "silu", BOS: -1, EOS: -1,
 		DeltaNet: &DeltaNet{KeyHeads: 16, KeyDim: 128, ValueHeads: 32, ValueDim: 128, ConvKernel: 4, Interval: 4}})
 }
@@ -50,6 +51,23 @@ func TestFromHFJSONDeltaNet(t *testing.T) {
 	}
 	if m.DeltaNet != nil || m.LayerLinear(0) {
 		t.Errorf("qwen3: DeltaNet %+v, want none", m.DeltaNet)
+	}
+}
+
+// TestFromHFJSONDeltaNetNested reads the text model of a multimodal
+// Qwen3.5 checkpoint from its text_config.
+func TestFromHFJSONDeltaNetNested(t *testing.T) {
+	m, err := FromHFJSON([]byte(`{"architectures": ["Qwen3_5ForConditionalGeneration"], "model_type": "qwen3_5",
+		"tie_word_embeddings": true, "text_config": {` + strings.Replace(hybridBase, `"architectures": ["Qwen3_5ForCausalLM"], `, "", 1) + `,
+		"model_type": "qwen3_5_text", "linear_num_value_heads": 16, "rope_parameters": {"rope_type": "default",
+		"rope_theta": 10000000, "partial_rotary_factor": 0.25, "mrope_section": [11, 11, 10], "mrope_interleaved": true}},
+		"vision_config": {"hidden_size": 1024, "depth": 24}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Arch != "qwen35" || m.DeltaNet == nil || m.DeltaNet.ValueHeads != 16 || m.RopeDim != 8 || m.RopeTheta != 1e7 ||
+		m.RopeScaling.Type != "" || !m.TieEmbeddings {
+		t.Errorf("got %+v, DeltaNet %+v", m, m.DeltaNet)
 	}
 }
 

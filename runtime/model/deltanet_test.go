@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mlxrun/mlx/models/config"
@@ -39,10 +40,8 @@ func loadHybrid(t *testing.T) *hybrid {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	m, err := model.Build(cfg, model.SafetensorsSource{M: st, Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := buildHybrid(t, cfg, model.SafetensorsSource{M: st, Dir: dir})
+	m := h.m
 	if m.StateElems() == 0 || len(m.KVShapes()) != 1 {
 		t.Fatalf("%d state values, %d cache layers: want a recurrent state and one attention layer", m.StateElems(), len(m.KVShapes()))
 	}
@@ -53,6 +52,16 @@ func loadHybrid(t *testing.T) *hybrid {
 	}
 	if err != nil || m.Params() != report.Params {
 		t.Errorf("Params() = %d, transformers counted %d (%v)", m.Params(), report.Params, err)
+	}
+	return h
+}
+
+// buildHybrid binds the model of src with its state and cache pool.
+func buildHybrid(t *testing.T, cfg *config.Model, src model.Source) *hybrid {
+	t.Helper()
+	m, err := model.Build(cfg, src)
+	if err != nil {
+		t.Fatal(err)
 	}
 	workers := kernels.NewPool(2)
 	t.Cleanup(workers.Close)
@@ -215,4 +224,63 @@ func TestDeltaNetPositions(t *testing.T) {
 		t.Fatal(err)
 	}
 	closeLogits(t, "started over", got[1], want[1])
+}
+
+// multimodal presents a Hugging Face directory's tensors as a multimodal
+// checkpoint holds its text model: under model.language_model.
+type multimodal struct{ model.SafetensorsSource }
+
+// inner returns the name in the directory of a multimodal name, "" for
+// names the checkpoint would not have.
+func (multimodal) inner(name string) string {
+	if rest, ok := strings.CutPrefix(name, "model.language_model."); ok {
+		return "model." + rest
+	}
+	if strings.HasPrefix(name, "model.") {
+		return ""
+	}
+	return name
+}
+
+func (s multimodal) Has(name string) bool {
+	return s.inner(name) != "" && s.SafetensorsSource.Has(s.inner(name))
+}
+
+func (s multimodal) Matrix(name string, rows, cols int) (*kernels.Matrix, error) {
+	return s.SafetensorsSource.Matrix(s.inner(name), rows, cols)
+}
+
+func (s multimodal) Vector(name string, n int) ([]float32, error) {
+	return s.SafetensorsSource.Vector(s.inner(name), n)
+}
+
+func (s multimodal) Values(name string, shape []int) ([]float32, error) {
+	return s.SafetensorsSource.Values(s.inner(name), shape)
+}
+
+// TestDeltaNetMultimodalNames binds the model from the names of a
+// multimodal checkpoint (Qwen3_5ForConditionalGeneration), the linear
+// layers' included, with the same logits.
+func TestDeltaNetMultimodalNames(t *testing.T) {
+	h := loadHybrid(t)
+	dir := fixture.Path(t, "trained", "qwen3.5")
+	st, err := safetensors.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	mm := buildHybrid(t, h.m.Config, multimodal{model.SafetensorsSource{M: st, Dir: dir}})
+	c := mm.pool.Arena().NewCache()
+	var rows []row
+	for p, tok := range testTokens {
+		rows = append(rows, row{c, tok, p})
+	}
+	got, err := mm.forward(t, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := h.oneByOne(t, testTokens)
+	for p := range got {
+		closeLogits(t, "multimodal names", got[p], want[p])
+	}
 }

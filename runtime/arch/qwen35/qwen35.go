@@ -1,5 +1,6 @@
 // Package qwen35 registers the Qwen3.5 dense family (Qwen3_5ForCausalLM,
-// qwen3_5_text): a hybrid of Gated DeltaNet linear-attention layers and,
+// qwen3_5_text, and the text model of the published multimodal
+// checkpoints, Qwen3_5ForConditionalGeneration): a hybrid of Gated DeltaNet linear-attention layers and,
 // every full_attention_interval-th layer, gated full attention (an output
 // gate from the query projection, q/k norms, partial RoPE), with (1+w)
 // RMSNorm weights. The multimodal RoPE sections collapse to plain
@@ -12,8 +13,9 @@ import (
 )
 
 // qwen35 is Qwen3_5TextConfig's defaults.
-var qwen35 = config.Family{Arch: "qwen35", HF: []string{"Qwen3_5ForCausalLM"}, ModelTypes: []string{"qwen3_5_text"},
-	GGUF: []string{"qwen35"}, Vocab: 248320, Heads: 16, KVHeads: 4, HeadDim: 256, MaxPos: 262144, Eps: 1e-6, Theta: 1e7,
+var qwen35 = config.Family{Arch: "qwen35", HF: []string{"Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration"},
+	ModelTypes: []string{"qwen3_5_text", "qwen3_5"},
+	GGUF:       []string{"qwen35"}, Vocab: 248320, Heads: 16, KVHeads: 4, HeadDim: 256, MaxPos: 262144, Eps: 1e-6, Theta: 1e7,
 	Act: "silu", BOS: -1, EOS: -1,
 	DeltaNet: &config.DeltaNet{KeyHeads: 16, KeyDim: 128, ValueHeads: 32, ValueDim: 128, ConvKernel: 4, Interval: 4}}
 
