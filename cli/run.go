@@ -108,7 +108,10 @@ func runMessage(stdin io.Reader, args []string) (string, error) {
 	if len(b) > maxRunInput {
 		return "", fmt.Errorf("standard input is larger than %d MiB", maxRunInput>>20)
 	}
-	switch in := string(b); {
+	// The line end that ends a file or echo's output is not part of the
+	// message: the same question typed in the chat or sent to the server
+	// has none, and the model should see the same prompt.
+	switch in := strings.TrimRight(string(b), "\r\n"); {
 	case prompt == "" && strings.TrimSpace(in) == "":
 		return "", errors.New("no message: give a PROMPT argument or pipe text on standard input")
 	case prompt == "":

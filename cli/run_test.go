@@ -74,7 +74,9 @@ func TestRunMessage(t *testing.T) {
 		fails       bool
 	}{
 		{"prompt only", "", []string{"hi"}, "hi", false},
-		{"stdin only", "text\n", nil, "text\n", false},
+		{"stdin only", "text\n", nil, "text", false},
+		{"inner line ends kept", "a\n\nb\r\n", nil, "a\n\nb", false},
+		{"both, stdin ends a line", "text\n", []string{"Summarize:"}, "Summarize:\n\ntext", false},
 		{"both", "text", []string{"Summarize:"}, "Summarize:\n\ntext", false},
 		{"nothing", "  \n", nil, "", true},
 	}
