@@ -265,7 +265,7 @@ func TestChatReasoning(t *testing.T) {
 	cases := []struct {
 		name, reply, extra, reasoning, content string
 	}{
-		{"think block", "<think>\nhmm\n</think>\n\nanswer", "", "hmm\n", "answer"},
+		{"think block", "<think>\nhmm\n</think>\n\nanswer", "", "hmm", "answer"},
 		{"separate_reasoning off", "<think>x</think>y", `,"separate_reasoning":false`, "", "<think>x</think>y"},
 	}
 	for _, c := range cases {

@@ -157,13 +157,17 @@ func (p *Parser) step(d *Delta) bool {
 	case modeStart:
 		return p.start()
 	case modeReasoning:
+		// White space before </think> is not part of the reasoning (the
+		// templates put a line end there), so trailing white space waits
+		// until more text shows whether </think> follows.
 		before, found, rest := scan(p.buf, ThinkClose)
-		d.Reasoning += before
-		p.buf = rest
+		kept := strings.TrimRight(before, " \t\r\n")
+		d.Reasoning += kept
 		if found != "" {
-			p.mode, p.trim = modeContent, true
+			p.buf, p.mode, p.trim = rest, modeContent, true
 			return true
 		}
+		p.buf = before[len(kept):] + rest
 		return false
 	case modeContent:
 		before, found, rest := scan(p.buf, p.opt.Format.markers()...)
