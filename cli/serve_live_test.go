@@ -28,28 +28,45 @@ type liveServer struct {
 // startLive serves the llama-tiny Q8_0 fixture with the engine options.
 func startLive(t *testing.T, opt runtime.Options) *liveServer {
 	t.Helper()
-	path := fixture.Path(t, "gguf", "llama-tiny-Q8_0.gguf")
+	s, err := startLiveModel(t, fixture.Path(t, "gguf", "llama-tiny-Q8_0.gguf"), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// startLiveModel serves the model at path with the engine options; the
+// error is the model's load error.
+func startLiveModel(t *testing.T, path string, opt runtime.Options) (*liveServer, error) {
+	t.Helper()
 	opt.Threads = max(opt.Threads, 2)
 	opt.Ctx = max(opt.Ctx, 256)
 	srv := server.New(newServeLoader(opt, nil, catalog.Options{Named: []string{path}}), server.Options{SSEKeepAlive: 20 * time.Millisecond})
+	shutdown := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+	}
+	// The model loads before the server serves: a shutdown that comes
+	// before Serve has started would not stop it.
+	if err := srv.Preload(context.Background(), path); err != nil {
+		shutdown()
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
+		shutdown()
 		t.Fatal(err)
 	}
 	served := make(chan struct{})
 	go func() { srv.Serve(ln); close(served) }()
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
+		shutdown()
 		<-served
 	})
-	if err := srv.Preload(context.Background(), path); err != nil {
-		t.Fatal(err)
-	}
 	tr := &http.Transport{MaxIdleConnsPerHost: 32}
 	t.Cleanup(tr.CloseIdleConnections)
-	return &liveServer{url: "http://" + ln.Addr().String(), model: path, tr: tr, client: &http.Client{Transport: tr, Timeout: time.Minute}}
+	return &liveServer{url: "http://" + ln.Addr().String(), model: path, tr: tr, client: &http.Client{Transport: tr, Timeout: time.Minute}}, nil
 }
 
 // post sends a JSON body and decodes the JSON answer into out.
