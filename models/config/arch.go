@@ -47,6 +47,10 @@ type Family struct {
 	// global_head_dim, hidden_size_per_layer_input and
 	// vocab_size_per_layer_input (Gemma 4); 0 for families without them.
 	GlobalHeadDim, PerLayerInput, PerLayerVocab int
+	// OptionalMoE: some models of the family have experts on every layer,
+	// which a GGUF file shows with ffn_gate_inp tensors and the expert_*
+	// keys, their weights renormalised (Gemma 4's 26B-A4B).
+	OptionalMoE bool
 	// WideQueryLayers is the layer count of the family's GGUF files whose
 	// queries llama.cpp scales by 1/√(hidden/heads) instead of 1/√head_dim
 	// when the file says nothing (the Gemma 27B models); 0 = none.

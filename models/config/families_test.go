@@ -44,5 +44,5 @@ func init() {
 	Register(Family{Arch: "gemma4", HF: []string{"Gemma4ForCausalLM"}, ModelTypes: []string{"gemma4_text"}, GGUF: []string{"gemma4"},
 		Vocab: 262144, Heads: 8, KVHeads: 4, HeadDim: 256, MaxPos: 131072, Eps: 1e-6, Theta: 1e6, LocalTheta: 10000,
 		Tie: true, Act: "gelu_pytorch_tanh", BOS: 2, EOS: 1, Sliding: KeySliding, Window: 512, Pattern: 6,
-		GlobalHeadDim: 512, PerLayerInput: 256, PerLayerVocab: 262144})
+		GlobalHeadDim: 512, PerLayerInput: 256, PerLayerVocab: 262144, OptionalMoE: true})
 }

@@ -95,8 +95,17 @@ func TestFromGGUFGemma4(t *testing.T) {
 	if _, err := FromGGUF(buildGGUF(t, wider)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("full-attention rotary dimensions beyond the head: error %v, want ErrInvalid", err)
 	}
-	if _, err := FromGGUF(buildGGUF(t, meta, f32Tensor{"blk.0.ffn_gate_inp.weight", []float32{0}})); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("a gemma4 file with experts: error %v, want ErrUnsupported", err)
+	experts := set(meta, "gemma4.expert_count", uint32(8), "gemma4.expert_used_count", uint32(2),
+		"gemma4.expert_feed_forward_length", uint32(64))
+	if m, err := FromGGUF(buildGGUF(t, experts, f32Tensor{"blk.0.ffn_gate_inp.weight", []float32{0}})); err != nil ||
+		!reflect.DeepEqual(m.MoE, MoE{Experts: 8, TopK: 2, FFNSize: 64, NormTopK: true}) {
+		t.Errorf("a gemma4 file with experts: %v, %+v", err, m)
+	}
+	if _, err := FromGGUF(buildGGUF(t, meta, f32Tensor{"blk.0.ffn_gate_inp.weight", []float32{0}})); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a gemma4 file with experts and no expert_count: error %v, want ErrInvalid", err)
+	}
+	if _, err := FromGGUF(buildGGUF(t, llamaKVs("llama"), f32Tensor{"blk.0.ffn_gate_inp.weight", []float32{0}})); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("a llama file with experts: error %v, want ErrUnsupported", err)
 	}
 	bad := set(meta, "gemma4.attention.head_count_kv", []uint32{2, 1, 1, 1})
 	if _, err := FromGGUF(buildGGUF(t, bad)); !errors.Is(err, ErrInvalid) {

@@ -119,9 +119,13 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	ggufGlobal(g, m, kvHeads)
 	m.MoE = ggufMoE(g, fam)
 	if m.MoE.Experts == 0 && g.has("blk.0.ffn_gate_inp.weight") {
-		// A family read without experts would run such a file as its
-		// dense part alone.
-		g.err = cmp.Or(g.err, fmt.Errorf("%w: %s with experts (blk.0.ffn_gate_inp.weight)", ErrUnsupported, g.arch))
+		if fam.OptionalMoE {
+			m.MoE = ggufExperts(g)
+		} else {
+			// A family read without experts would run such a file as its
+			// dense part alone.
+			g.err = cmp.Or(g.err, fmt.Errorf("%w: %s with experts (blk.0.ffn_gate_inp.weight)", ErrUnsupported, g.arch))
+		}
 	}
 	ggufFFN(g, m, ffn)
 	m.BOS, m.EOS = ggufTokens(f, m.VocabSize)

@@ -121,3 +121,14 @@ func hfMoEBlock(r *reader) MoE {
 	}
 	return e
 }
+
+// ggufExperts reads the expert_* keys of a file of a family whose models
+// may have experts (Family.OptionalMoE).
+func ggufExperts(g *ggufReader) MoE {
+	e := MoE{Experts: g.uint("expert_count", 0, true), TopK: g.uint("expert_used_count", 0, true),
+		FFNSize: g.uint("expert_feed_forward_length", 0, true), NormTopK: true}
+	if e.Experts < 1 {
+		g.fail(g.arch+".expert_count", "want at least one expert, got %d", e.Experts)
+	}
+	return e
+}

@@ -19,7 +19,7 @@ func (b *binder) moe(m *Model, n *Names, i int) *MoE {
 		gn, un, dn = n.StackedGate, n.StackedUp, n.StackedDown
 	}
 	var gate, up []*kernels.Matrix
-	if n.ExpGateUp != "" {
+	if n.ExpGateUp != "" && b.src.Has(layer(n.ExpGateUp, i)) {
 		gate, up = b.fusedExperts(layer(n.ExpGateUp, i), ne, ff, hid)
 	} else {
 		gate, up = b.experts(gn, i, ne, ff, hid), b.experts(un, i, ne, ff, hid)

@@ -19,7 +19,7 @@ var gemma4 = config.Family{Arch: "gemma4", HF: []string{"Gemma4ForCausalLM", "Ge
 	ModelTypes: []string{"gemma4_text", "gemma4"}, GGUF: []string{"gemma4"},
 	Vocab: 262144, Heads: 8, KVHeads: 4, HeadDim: 256, MaxPos: 131072, Eps: 1e-6, Theta: 1e6, LocalTheta: 10000,
 	Tie: true, Act: "gelu_pytorch_tanh", BOS: 2, EOS: 1, Sliding: config.KeySliding, Window: 512, Pattern: 6,
-	GlobalHeadDim: 512, PerLayerInput: 256, PerLayerVocab: 262144}
+	GlobalHeadDim: 512, PerLayerInput: 256, PerLayerVocab: 262144, OptionalMoE: true}
 
 // hf and gguf hold Gemma 3's names and the per-layer input tensors.
 var hf, gguf = perLayer(gemma3.HF, "model.embed_tokens_per_layer.weight", "model.per_layer_model_projection.weight",
@@ -35,6 +35,16 @@ func init() {
 	hf.ExpGateUp, hf.ExpDown = "model.layers.%d.experts.gate_up_proj", "model.layers.%d.experts.down_proj"
 	hf.PostFFNNorm1, hf.PreFFNNorm2, hf.PostFFNNorm2 = "model.layers.%d.post_feedforward_layernorm_1.weight",
 		"model.layers.%d.pre_feedforward_layernorm_2.weight", "model.layers.%d.post_feedforward_layernorm_2.weight"
+	// llama.cpp keeps the experts' gate and up rows fused, or writes them
+	// apart (ffn_gate_exps, ffn_up_exps), and the per-expert scale as the
+	// scale of ffn_down_exps.
+	gguf.Router, gguf.RouterScale, gguf.ExpertScale = "blk.%d.ffn_gate_inp.weight", "blk.%d.ffn_gate_inp.scale",
+		"blk.%d.ffn_down_exps.scale"
+	gguf.ExpGateUp, gguf.ExpGate, gguf.ExpUp = "blk.%d.ffn_gate_up_exps.weight", "blk.%d.ffn_gate_exps.weight",
+		"blk.%d.ffn_up_exps.weight"
+	gguf.ExpDown = "blk.%d.ffn_down_exps.weight"
+	gguf.PostFFNNorm1, gguf.PreFFNNorm2, gguf.PostFFNNorm2 = "blk.%d.post_ffw_norm_1.weight", "blk.%d.pre_ffw_norm_2.weight",
+		"blk.%d.post_ffw_norm_2.weight"
 }
 
 // perLayer returns base's names with the per-layer input tensors.
@@ -57,8 +67,7 @@ func init() {
 
 // blocks returns the family's blocks: with enable_moe_block (26B-A4B),
 // every layer's mixture runs beside its dense MLP. Bidirectional
-// attention is refused when parsing the config, and a GGUF file with
-// experts too.
+// attention is refused when parsing the config.
 func blocks(cfg *config.Model) (model.Blocks, error) {
 	return model.Blocks{QKNorm: true, VNorm: true, PostNorms: true, EmbedScale: true, AttnScale: 1,
 		MoEBeside: cfg.MoE.Experts > 0, Router: model.SoftmaxTopK, NormTopK: true}, nil
