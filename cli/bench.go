@@ -68,6 +68,10 @@ same number of threads. --startup N instead times N runs of
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeModel,
 		PreRunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkBounds(cmd.Flags(), atLeast("threads", 1), atLeast("batch", 1), atLeast("n-prompt", 0),
+				atLeast("n-gen", 0), atLeast("repetitions", 1), atLeast("read-mib", 0), atLeast("startup", 0)); err != nil {
+				return err
+			}
 			if o.startup > 0 {
 				return nil // each timed "mlx run MODEL" resolves it
 			}

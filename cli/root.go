@@ -38,6 +38,8 @@ func NewRoot() *cobra.Command {
 	for _, c := range commands {
 		root.AddCommand(c())
 	}
+	plainArgs(root)
+	root.SetFlagErrorFunc(plainFlagError)
 	return root
 }
 

@@ -26,6 +26,12 @@ const maxRunInput = 64 << 20
 
 func init() { register(newRunCmd) }
 
+// runBounds are the ranges of the numeric flags of mlx run.
+var runBounds = []bound{
+	atLeast("temperature", 0), {"top-p", 0, 1}, {"min-p", 0, 1}, atLeast("top-k", 0),
+	atLeast("max-tokens", 0), atLeast("ctx", 0), atLeast("threads", 1),
+}
+
 // runOptions are the flags of mlx run.
 type runOptions struct {
 	temperature, topP, minP float64
@@ -61,6 +67,9 @@ is). Sampling defaults come from the model's generation_config.json.`,
 		Args:              cobra.RangeArgs(1, 2),
 		ValidArgsFunction: completeModel,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkBounds(cmd.Flags(), runBounds...); err != nil {
+				return err
+			}
 			applyKernelEnv()
 			if chatWanted(cmd, args) {
 				return runChat(cmd, args[0], o)

@@ -78,6 +78,10 @@ mlx stop use.`,
 			if err := o.fromEnv(cmd.Flags()); err != nil {
 				return err
 			}
+			if err := checkBounds(cmd.Flags(), atLeast("ctx", 0), atLeast("threads", 0),
+				atLeast("max-loaded", 0), atLeast("max-body", 1)); err != nil {
+				return err
+			}
 			applyKernelEnv()
 			if o.detach {
 				return detachServe(cmd, o)
@@ -256,7 +260,11 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 		return err
 	}
 	defer removeRecord(dir, port, rec.PID)
-	fmt.Fprintf(stderr, "mlx serve: listening on %s\n", url)
+	if len(models) == 0 {
+		fmt.Fprintf(stderr, "mlx serve: listening on %s\n", url)
+	} else { // "listening" only once the models load: a bad one stops the server first
+		fmt.Fprintf(stderr, "mlx serve: loading %s\n", strings.Join(models, ", "))
+	}
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -265,7 +273,7 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	select {
 	case err = <-loaded:
 		if err == nil && len(models) > 0 {
-			fmt.Fprintf(stderr, "mlx serve: ready with %s\n", strings.Join(models, ", "))
+			fmt.Fprintf(stderr, "mlx serve: listening on %s, ready with %s\n", url, strings.Join(models, ", "))
 		}
 	case err = <-served:
 	}
@@ -279,9 +287,12 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	return shutdown(srv, o.shutdownTimeout, err, stderr)
 }
 
-// shutdown stops srv gracefully; a second signal cuts the wait short.
+// shutdown stops srv gracefully; a second signal cuts the wait short. A
+// server stopping on an error says nothing: the error is said once, after.
 func shutdown(srv *server.Server, timeout time.Duration, cause error, w io.Writer) error {
-	fmt.Fprintln(w, "mlx serve: stopping")
+	if cause == nil || errors.Is(cause, context.Canceled) {
+		fmt.Fprintln(w, "mlx serve: stopping")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	again, stopAgain := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -17,6 +18,10 @@ import (
 
 // detachedEnv marks the background child of mlx serve --detach.
 const detachedEnv = "MLX_SERVE_DETACHED"
+
+// detachExe is the binary --detach starts; tests replace it so that a
+// test binary never starts itself.
+var detachExe = os.Executable
 
 // detachServe starts mlx serve in the background with the same arguments
 // (without --detach), its output going to a log file of the state
@@ -40,7 +45,7 @@ func detachServe(cmd *cobra.Command, o serveOptions) error {
 		return fmt.Errorf("server log: %w", err)
 	}
 	defer out.Close()
-	self, err := os.Executable()
+	self, err := detachExe()
 	if err != nil {
 		return fmt.Errorf("finding the mlx binary: %w", err)
 	}
@@ -55,6 +60,9 @@ func detachServe(cmd *cobra.Command, o serveOptions) error {
 	go func() { exited <- child.Wait() }()
 	url := "http://" + net.JoinHostPort(o.host, strconv.Itoa(o.port))
 	if err := waitHealthy(cmd.Context(), url, o.readyTimeout, exited); err != nil {
+		if msg := lastError(logFile); errors.Is(err, errExited) && msg != "" {
+			return fmt.Errorf("%s (log %s)", msg, logFile)
+		}
 		return fmt.Errorf("%w\n%s", err, logTail(logFile, 10))
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "mlx serve: listening on %s (pid %d, log %s)\n", url, child.Process.Pid, logFile)
@@ -74,6 +82,9 @@ func withoutDetach(args []string) []string {
 	return out
 }
 
+// errExited reports a detached server that exited before it was ready.
+var errExited = errors.New("the server stopped before it was ready")
+
 // waitHealthy polls url/health until it answers 200, the child exits or
 // timeout passes.
 func waitHealthy(ctx context.Context, url string, timeout time.Duration, exited <-chan error) error {
@@ -82,7 +93,7 @@ func waitHealthy(ctx context.Context, url string, timeout time.Duration, exited 
 	for time.Now().Before(deadline) {
 		select {
 		case err := <-exited:
-			return fmt.Errorf("the server stopped before it was ready (%v)", err)
+			return fmt.Errorf("%w (%v)", errExited, err)
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(100 * time.Millisecond):
@@ -96,6 +107,23 @@ func waitHealthy(ctx context.Context, url string, timeout time.Duration, exited 
 		}
 	}
 	return fmt.Errorf("the server did not become ready within %v (see --ready-timeout); it keeps loading in the background", timeout)
+}
+
+// lastError returns the error a server wrote last to its log (after
+// "mlx: ", to the end), or "".
+func lastError(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	i := bytes.LastIndex(b, []byte("\nmlx: "))
+	if i < 0 {
+		if !bytes.HasPrefix(b, []byte("mlx: ")) {
+			return ""
+		}
+		i = -1
+	}
+	return string(bytes.TrimSpace(b[i+len("\nmlx: "):]))
 }
 
 // logTail returns the last n lines of a log file.

@@ -51,7 +51,7 @@ func loadDrafter(ctx context.Context, e *Engine, path string) (d *drafter, err e
 	}()
 	tok, err := tokenizer.Load(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: draft model %s: tokenizer: %w", ErrOptions, path, err)
+		return nil, fmt.Errorf("%w: draft model %s: %w", ErrOptions, path, err)
 	}
 	if err := sameVocab(tok, e.tok); err != nil {
 		return nil, fmt.Errorf("%w: draft model %s cannot propose tokens for %s: %w", ErrOptions, path, e.info.Path, err)

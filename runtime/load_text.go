@@ -35,7 +35,7 @@ func loadTextSide(ref string, src model.Source, tok *tokenizer.Tokenizer) <-chan
 				r.tok, r.err = tokenizer.Load(ref)
 			}
 			if r.err != nil {
-				r.err = fmt.Errorf("%s: tokenizer: %w", ref, r.err)
+				r.err = fmt.Errorf("%s: %w", ref, r.err) // the tokenizer's errors say "tokenizer:"
 			}
 		}
 		if r.err == nil {

@@ -59,7 +59,7 @@ func (d *decoder) remaining() int { return len(d.data) - d.off }
 // take returns the next n bytes.
 func (d *decoder) take(n int) ([]byte, error) {
 	if n < 0 || n > d.remaining() {
-		return nil, d.errorf("unexpected end of file: need %d bytes, %d left", n, d.remaining())
+		return nil, d.errorf("file is truncated: need %d bytes, %d left", n, d.remaining())
 	}
 	b := d.data[d.off : d.off+n : d.off+n]
 	d.off += n
@@ -127,7 +127,7 @@ func (d *decoder) count(item string, limit, minSize int) (int, error) {
 		return 0, d.errorf("%d %s exceed the limit of %d", n, item, limit)
 	}
 	if n*uint64(minSize) > uint64(d.remaining()) {
-		return 0, d.errorf("%d %s need at least %d bytes, only %d left", n, item, n*uint64(minSize), d.remaining())
+		return 0, d.errorf("file is truncated: %d %s need at least %d bytes, only %d left", n, item, n*uint64(minSize), d.remaining())
 	}
 	return int(n), nil
 }

@@ -58,7 +58,7 @@ func TestOpenErrors(t *testing.T) {
 		{"missing", filepath.Join(dir, "missing.gguf"), fs.ErrNotExist, "no such file"},
 		{"empty", write("empty.gguf", nil), ErrFormat, "file is empty"},
 		{"text", write("notes.txt", []byte("just some text\n")), ErrFormat, "not a GGUF file"},
-		{"truncated", write("cut.gguf", full[:len(full)-1]), ErrFormat, `tensor "c": data [`},
+		{"truncated", write("cut.gguf", full[:len(full)-1]), ErrFormat, `tensor "c": file is truncated: data [`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -130,7 +130,7 @@ func (d *decoder) checkLayout(f *File) error {
 			return d.invalidf("data offset %d is not a multiple of the alignment %d", t.Offset, f.Alignment)
 		}
 		if t.Offset > avail || t.Size > avail-t.Offset {
-			return d.invalidf("data [%d, +%d bytes) lies outside the file's %d bytes of tensor data (data section at byte %d)",
+			return d.invalidf("file is truncated: data [%d, +%d bytes) lies outside the file's %d bytes of tensor data (data section at byte %d)",
 				t.Offset, t.Size, avail, f.DataOffset)
 		}
 		order[i] = i

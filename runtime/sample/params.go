@@ -114,8 +114,11 @@ func (p Params) Validate() error {
 		{"top_logprobs", p.TopLogprobs, MaxTopLogprobs},
 	}
 	for _, f := range ints {
-		if f.v < 0 || f.v > f.max {
-			return invalid(f.name, "%d is not in [0, %d]", f.v, f.max)
+		switch {
+		case f.v < 0:
+			return invalid(f.name, "%d is negative: it must be 0 or more", f.v)
+		case f.v > f.max:
+			return invalid(f.name, "%d is more than %d", f.v, f.max)
 		}
 	}
 	if p.MaxTokens > 0 && p.MinTokens > p.MaxTokens {

@@ -136,3 +136,14 @@ func TestBudget(t *testing.T) {
 		}
 	}
 }
+
+// A negative count says so, without the largest int as a bound.
+func TestNegativeCountMessage(t *testing.T) {
+	p := Defaults()
+	p.MaxTokens = -3
+	err := p.Validate()
+	checkParamErr(t, err, "max_tokens")
+	if msg := err.Error(); !strings.Contains(msg, "-3 is negative") || strings.Contains(msg, "922337") {
+		t.Errorf("message %q", msg)
+	}
+}
