@@ -20,20 +20,32 @@ const trainedMaxTokens = 96
 func trainedOptions() runtime.Options { return runtime.Options{Threads: 2, Ctx: 1024} }
 
 // checkTrained runs every case through the server at srv and through pipe
-// mode on the model at path; skip names cases not checked, and why.
-func checkTrained(t *testing.T, srv *liveServer, path string, cases []trainedCase, skip map[string]string) {
+// mode on the model at path.
+func checkTrained(t *testing.T, srv *liveServer, path string, cases []trainedCase) {
 	t.Helper()
-	for name, why := range skip {
-		t.Logf("%s not checked: %s", name, why)
-	}
-	var todo []trainedCase
+	t.Run("server", func(t *testing.T) { checkTrainedServer(t, srv, cases) })
+	t.Run("pipe", func(t *testing.T) { checkTrainedPipe(t, path, cases) })
+}
+
+// trainedExpect returns the cases with the expected answers of a form of
+// the model: a case in sameAs expects the answer of the case it names.
+func trainedExpect(t *testing.T, cases []trainedCase, sameAs map[string]string) []trainedCase {
+	t.Helper()
+	answers := map[string]string{}
 	for _, c := range cases {
-		if _, ok := skip[c.Name]; !ok {
-			todo = append(todo, c)
+		answers[c.Name] = c.Expected
+	}
+	out := append([]trainedCase(nil), cases...)
+	for i, c := range out {
+		if other, ok := sameAs[c.Name]; ok {
+			if answers[other] == "" {
+				t.Fatalf("%s answers as %s, which cases.json lacks", c.Name, other)
+			}
+			t.Logf("%s expects the answer of %s", c.Name, other)
+			out[i].Expected = answers[other]
 		}
 	}
-	t.Run("server", func(t *testing.T) { checkTrainedServer(t, srv, todo) })
-	t.Run("pipe", func(t *testing.T) { checkTrainedPipe(t, path, todo) })
+	return out
 }
 
 // checkTrainedServer sends every case to /v1/chat/completions, streamed and
