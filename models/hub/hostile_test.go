@@ -206,3 +206,19 @@ func TestListing500RetriedVisibly(t *testing.T) {
 		}
 	}
 }
+
+// A certificate that does not verify is not retried.
+func TestBadCertificateNotRetried(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	t.Cleanup(srv.Close)
+	var notes atomic.Int64
+	c, err := New(Options{Endpoint: srv.URL, CacheDir: t.TempDir(), Notify: func(string) { notes.Add(1) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Pull(context.Background(), Ref{Repo: "org/m"})
+	if err == nil || !strings.Contains(err.Error(), "certificate") || notes.Load() != 0 {
+		t.Errorf("error %v after %d retries, want a certificate error at once", err, notes.Load())
+	}
+}

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -20,12 +21,14 @@ var errNoRange = errors.New("the server ignores byte ranges")
 const maxBackoff = 30 * time.Second
 
 // retryable reports whether err may go away when the request is sent again:
-// connection errors, stalls, 5xx, 429 and 408.
+// connection errors, stalls, 5xx, 429 and 408; not a hub that cannot be
+// reached or whose certificate does not verify.
 func retryable(err error) bool {
 	var he *httpError
 	var we *writeError
+	var cert *tls.CertificateVerificationError
 	switch {
-	case errors.As(err, &we):
+	case errors.As(err, &we), errors.As(err, &cert):
 		return false
 	case errors.Is(err, errStall):
 		return true
