@@ -61,6 +61,9 @@ type Family struct {
 	// when they carry no expert_weights_norm key.
 	MoE          MoE
 	GGUFNormTopK bool
+	// AllSparse: every layer of the family is sparse, and its configs may
+	// leave out intermediate_size (the experts' size stands for it).
+	AllSparse bool
 	// DeltaNet holds the defaults of the linear-attention keys of a hybrid
 	// family (Qwen3.5); nil for families without linear attention.
 	DeltaNet *DeltaNet

@@ -12,6 +12,10 @@ func init() {
 		ModelTypes: []string{"qwen3_5_text", "qwen3_5"}, GGUF: []string{"qwen35"},
 		Vocab: 248320, Heads: 16, KVHeads: 4, HeadDim: 256, MaxPos: 262144, Eps: 1e-6, Theta: 1e7, Act: "silu", BOS: -1, EOS: -1,
 		DeltaNet: &DeltaNet{KeyHeads: 16, KeyDim: 128, ValueHeads: 32, ValueDim: 128, ConvKernel: 4, Interval: 4}})
+	Register(Family{Arch: "qwen35moe", HF: []string{"Qwen3_5MoeForConditionalGeneration"}, ModelTypes: []string{"qwen3_5_moe"},
+		Vocab: 248320, Heads: 16, KVHeads: 2, HeadDim: 256, MaxPos: 262144, Eps: 1e-6, Theta: 1e7, Act: "silu", BOS: -1, EOS: -1,
+		DeltaNet: &DeltaNet{KeyHeads: 16, KeyDim: 128, ValueHeads: 32, ValueDim: 128, ConvKernel: 4, Interval: 4},
+		MoE:      MoE{Experts: 256, TopK: 8, FFNSize: 512, SharedFFNSize: 512, NormTopK: true, Step: 1}, AllSparse: true})
 }
 
 const hybridBase = `"architectures": ["Qwen3_5ForCausalLM"], "hidden_size": 64, "intermediate_size": 256,
@@ -68,6 +72,25 @@ func TestFromHFJSONDeltaNetNested(t *testing.T) {
 	if m.Arch != "qwen35" || m.DeltaNet == nil || m.DeltaNet.ValueHeads != 16 || m.RopeDim != 8 || m.RopeTheta != 1e7 ||
 		m.RopeScaling.Type != "" || !m.TieEmbeddings {
 		t.Errorf("got %+v, DeltaNet %+v", m, m.DeltaNet)
+	}
+}
+
+// TestFromHFJSONDeltaNetMoE reads a Qwen3.5-MoE config, which has no
+// intermediate_size: every layer is sparse.
+func TestFromHFJSONDeltaNetMoE(t *testing.T) {
+	m, err := FromHFJSON([]byte(`{"architectures": ["Qwen3_5MoeForConditionalGeneration"], "model_type": "qwen3_5_moe",
+		"text_config": {"hidden_size": 2048, "num_hidden_layers": 40, "full_attention_interval": 4, "head_dim": 256,
+		"num_attention_heads": 16, "num_key_value_heads": 2, "linear_num_value_heads": 32,
+		"num_experts": 256, "num_experts_per_tok": 8, "moe_intermediate_size": 384, "shared_expert_intermediate_size": 512}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.FFNSize != 384 || m.MoE.Experts != 256 || m.MoE.SharedFFNSize != 512 || m.DeltaNet == nil || !m.LayerSparse(3) || !m.LayerLinear(0) {
+		t.Errorf("got FFN %d, MoE %+v, DeltaNet %+v", m.FFNSize, m.MoE, m.DeltaNet)
+	}
+	if _, err := FromHFJSON([]byte(`{"architectures": ["Qwen3_5ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 4}`)); err == nil ||
+		!strings.Contains(err.Error(), "intermediate_size") {
+		t.Errorf("dense config without intermediate_size: %v", err)
 	}
 }
 

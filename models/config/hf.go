@@ -113,14 +113,16 @@ func hfFamily(r *reader) (*Family, string, error) {
 // hfModel reads the model's values; errors are left in r.
 func hfModel(r *reader, fam *Family, name string) *Model {
 	for _, k := range []string{"hidden_size", "num_hidden_layers", "intermediate_size"} {
-		if !r.has(k) {
+		// A family whose every layer is sparse (Qwen3.5-MoE) may leave
+		// out the dense MLP's size: it is the experts'.
+		if !r.has(k) && (k != "intermediate_size" || !fam.AllSparse) {
 			r.fail(k, "missing")
 		}
 	}
 	m := &Model{Source: SourceHF, Arch: fam.Arch, Architecture: name, FileType: -1}
 	m.HiddenSize = r.int("hidden_size", 0)
 	m.Layers = r.int("num_hidden_layers", 0)
-	m.FFNSize = r.int("intermediate_size", 0)
+	m.FFNSize = r.int("intermediate_size", r.int("moe_intermediate_size", fam.MoE.FFNSize))
 	m.VocabSize = r.int("vocab_size", fam.Vocab)
 	m.Heads = r.int("num_attention_heads", fam.Heads)
 	m.KVHeads = r.int("num_key_value_heads", orDefault(fam.KVHeads, m.Heads))

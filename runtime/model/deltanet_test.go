@@ -35,12 +35,7 @@ func loadHybrid(t *testing.T) *hybrid {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := safetensors.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	h := buildHybrid(t, cfg, model.SafetensorsSource{M: st, Dir: dir})
+	h := buildHybrid(t, cfg, hybridSource(t))
 	m := h.m
 	if m.StateElems() == 0 || len(m.KVShapes()) != 1 {
 		t.Fatalf("%d state values, %d cache layers: want a recurrent state and one attention layer", m.StateElems(), len(m.KVShapes()))
@@ -54,6 +49,38 @@ func loadHybrid(t *testing.T) *hybrid {
 		t.Errorf("Params() = %d, transformers counted %d (%v)", m.Params(), report.Params, err)
 	}
 	return h
+}
+
+// hybridSource opens the trained Qwen3.5 fixture's weights.
+func hybridSource(t *testing.T) model.SafetensorsSource {
+	t.Helper()
+	dir := fixture.Path(t, "trained", "qwen3.5")
+	st, err := safetensors.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return model.SafetensorsSource{M: st, Dir: dir}
+}
+
+// sameLogits checks that x computes the test tokens in one pass with the
+// logits h computes one token per pass.
+func (h *hybrid) sameLogits(t *testing.T, what string, x *hybrid) {
+	t.Helper()
+	c := x.pool.Arena().NewCache()
+	defer x.pool.Drop(c)
+	var rows []row
+	for p, tok := range testTokens {
+		rows = append(rows, row{c, tok, p})
+	}
+	got, err := x.forward(t, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := h.oneByOne(t, testTokens)
+	for p := range got {
+		closeLogits(t, what, got[p], want[p])
+	}
 }
 
 // buildHybrid binds the model of src with its state and cache pool.
@@ -263,24 +290,5 @@ func (s multimodal) Values(name string, shape []int) ([]float32, error) {
 // layers' included, with the same logits.
 func TestDeltaNetMultimodalNames(t *testing.T) {
 	h := loadHybrid(t)
-	dir := fixture.Path(t, "trained", "qwen3.5")
-	st, err := safetensors.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	mm := buildHybrid(t, h.m.Config, multimodal{model.SafetensorsSource{M: st, Dir: dir}})
-	c := mm.pool.Arena().NewCache()
-	var rows []row
-	for p, tok := range testTokens {
-		rows = append(rows, row{c, tok, p})
-	}
-	got, err := mm.forward(t, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := h.oneByOne(t, testTokens)
-	for p := range got {
-		closeLogits(t, "multimodal names", got[p], want[p])
-	}
+	h.sameLogits(t, "multimodal names", buildHybrid(t, h.m.Config, multimodal{hybridSource(t)}))
 }

@@ -19,25 +19,31 @@ var qwen35 = config.Family{Arch: "qwen35", HF: []string{"Qwen3_5ForCausalLM", "Q
 	Act: "silu", BOS: -1, EOS: -1,
 	DeltaNet: &config.DeltaNet{KeyHeads: 16, KeyDim: 128, ValueHeads: 32, ValueDim: 128, ConvKernel: 4, Interval: 4}}
 
-// hf holds the Llama names with those of the linear-attention layers.
-var hf = func() *model.Names {
-	n := *model.HFNames
+// hf and gguf hold the Llama names with those of the linear-attention
+// layers, gguf as llama.cpp names them.
+var hf, gguf = linearHF(model.HFNames), linearGGUF(model.GGUFNames)
+
+// linearHF returns base's names with transformers' names of the
+// linear-attention layers.
+func linearHF(base *model.Names) *model.Names {
+	n := *base
 	p := "model.layers.%d.linear_attn."
 	n.LinQKV, n.LinZ, n.LinBeta, n.LinAlpha = p+"in_proj_qkv.weight", p+"in_proj_z.weight", p+"in_proj_b.weight", p+"in_proj_a.weight"
 	n.LinConv, n.LinDtBias, n.LinDecay = p+"conv1d.weight", p+"dt_bias", p+"A_log"
 	n.LinNorm, n.LinOut = p+"norm.weight", p+"out_proj.weight"
 	return &n
-}()
+}
 
-// gguf holds llama.cpp's names for the family.
-var gguf = func() *model.Names {
-	n := *model.GGUFNames
+// linearGGUF returns base's names with llama.cpp's names of the
+// linear-attention layers and of the norm before the MLP.
+func linearGGUF(base *model.Names) *model.Names {
+	n := *base
 	n.FFNNorm = "blk.%d.post_attention_norm.weight"
 	n.LinQKV, n.LinZ, n.LinBeta, n.LinAlpha = "blk.%d.attn_qkv.weight", "blk.%d.attn_gate.weight", "blk.%d.ssm_beta.weight", "blk.%d.ssm_alpha.weight"
 	n.LinConv, n.LinDtBias, n.LinDecay = "blk.%d.ssm_conv1d.weight", "blk.%d.ssm_dt.bias", "blk.%d.ssm_a"
 	n.LinNorm, n.LinOut = "blk.%d.ssm_norm.weight", "blk.%d.ssm_out.weight"
 	return &n
-}()
+}
 
 func init() {
 	model.Register(model.Family{
