@@ -45,6 +45,9 @@ models; HF_ENDPOINT chooses another hub.`,
 			if err != nil {
 				return err
 			}
+			if !quiet && !c.Offline() {
+				fmt.Fprintf(cmd.ErrOrStderr(), "mlx: pulling %s from %s\n", r, c.Endpoint())
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			s, err := c.Pull(ctx, r)

@@ -62,6 +62,10 @@ func TestRunWithoutHubFailsFast(t *testing.T) {
 		if took > 10*time.Second {
 			t.Errorf("%s: failed after %v", endpoint, took)
 		}
+		_, stderr, err = runCaptured(t, "", "pull", "smollm2:135m")
+		if err == nil || !strings.Contains(err.Error(), "cannot reach") || !strings.Contains(stderr, "pulling HuggingFaceTB/SmolLM2-135M-Instruct") {
+			t.Errorf("%s: pull said %q, then %v", endpoint, stderr, err)
+		}
 	}
 }
 
