@@ -27,6 +27,7 @@ import (
 	_ "github.com/mlxrun/mlx/runtime/arch/gemma2"   // registers gemma2
 	_ "github.com/mlxrun/mlx/runtime/arch/gemma3"   // registers gemma3
 	_ "github.com/mlxrun/mlx/runtime/arch/gemma4"   // registers gemma4
+	_ "github.com/mlxrun/mlx/runtime/arch/gptoss"   // registers gpt-oss
 	_ "github.com/mlxrun/mlx/runtime/arch/llama"    // registers llama
 	_ "github.com/mlxrun/mlx/runtime/arch/phi3"     // registers phi3
 	_ "github.com/mlxrun/mlx/runtime/arch/qwen2"    // registers qwen2

@@ -64,6 +64,9 @@ type Family struct {
 	// AllSparse: every layer of the family is sparse, and its configs may
 	// leave out intermediate_size (the experts' size stands for it).
 	AllSparse bool
+	// MoEFFNKey is the config key of an expert's intermediate size when
+	// it is not moe_intermediate_size (gpt-oss: intermediate_size).
+	MoEFFNKey string
 	// DeltaNet holds the defaults of the linear-attention keys of a hybrid
 	// family (Qwen3.5); nil for families without linear attention.
 	DeltaNet *DeltaNet

@@ -111,6 +111,10 @@ type RopeScaling struct {
 	LowFreqFactor, HighFreqFactor float32 // llama3
 	BetaFast, BetaSlow            float32 // yarn
 	AttnFactor                    float32 // yarn, longrope: attention scale; 0 = derived from Factor
+	// NoTruncate (yarn): the correction range between BetaFast and
+	// BetaSlow keeps its fractional ends instead of being widened to whole
+	// dimensions (transformers' truncate: false, gpt-oss).
+	NoTruncate bool
 
 	ShortFactor, LongFactor []float32 // longrope: per-pair divisors, RopeDim/2 each
 

@@ -44,10 +44,14 @@ func hfMoE(r *reader, fam *Family) MoE {
 	if d.Experts == 0 {
 		return MoE{}
 	}
+	ffnKey := "moe_intermediate_size"
+	if fam.MoEFFNKey != "" {
+		ffnKey = fam.MoEFFNKey
+	}
 	e := MoE{
 		Experts:       r.int("num_experts", r.int("num_local_experts", d.Experts)),
 		TopK:          r.int("num_experts_per_tok", d.TopK),
-		FFNSize:       r.int("moe_intermediate_size", d.FFNSize),
+		FFNSize:       r.int(ffnKey, d.FFNSize),
 		NormTopK:      r.bool("norm_topk_prob", d.NormTopK),
 		SharedFFNSize: r.int("shared_expert_intermediate_size", d.SharedFFNSize),
 		Step:          r.int("decoder_sparse_step", d.Step),

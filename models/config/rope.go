@@ -60,7 +60,7 @@ func hfRope(r, rp *reader, m *Model) RopeScaling {
 		out = RopeScaling{Type: typ, Factor: need(s, "factor"),
 			OriginalContext: s.int("original_max_position_embeddings", m.ContextLength),
 			BetaFast:        float32(s.float("beta_fast", 32)), BetaSlow: float32(s.float("beta_slow", 1)),
-			AttnFactor: float32(s.float("attention_factor", 0))}
+			AttnFactor: float32(s.float("attention_factor", 0)), NoTruncate: !s.bool("truncate", true)}
 	case RopeLongRope, "su":
 		orig := s.int("original_max_position_embeddings", r.int("original_max_position_embeddings", 0))
 		out = RopeScaling{Type: RopeLongRope, OriginalContext: orig, AttnFactor: float32(s.float("attention_factor", 0)),
@@ -132,6 +132,10 @@ func (s *RopeScaling) validate(ropeDim int) error {
 	case RopeLlama3:
 		if s.Freqs == nil && (s.HighFreqFactor <= s.LowFreqFactor || s.LowFreqFactor <= 0 || s.OriginalContext == 0) {
 			return bad("needs 0 < low_freq_factor < high_freq_factor and an original context")
+		}
+	case RopeYarn:
+		if s.OriginalContext == 0 || s.BetaFast == 0 || s.BetaSlow == 0 {
+			return bad("needs an original context and beta_fast, beta_slow above 0")
 		}
 	case RopeLongRope:
 		if len(s.ShortFactor) != ropeDim/2 || len(s.LongFactor) != ropeDim/2 {

@@ -145,6 +145,7 @@ type span struct {
 	start, end int // visible positions [start, end]
 	scale      float32
 	softcap    float32 // scores become softcap·tanh(score/softcap); 0 for none
+	sink       float32 // the head's sink logit in the softmax denominator; -Inf for none
 }
 
 // spanOf returns head h of row i.
@@ -165,6 +166,10 @@ func (a *attnJob) spanOf(i, h int) span {
 		end:     pos,
 		scale:   s.m.attnScale,
 		softcap: c.AttnSoftcap,
+		sink:    float32(math.Inf(-1)),
+	}
+	if sinks := s.m.Layers[a.layer].Sinks; sinks != nil {
+		sp.sink = sinks[h]
 	}
 	if w := a.window; w > 0 {
 		sp.start = max(0, pos-w+1)
@@ -259,7 +264,7 @@ func scoresOf[T float32 | uint16](sp *span, q []float32, sc []float32, blk block
 // softmax, weighted sum.
 func exact[T float32 | uint16](sp *span, sc []float32, blk blockFn[T], scores scoresFn[T], accum accumFn[T]) {
 	scoresOf(sp, sp.q, sc, blk, scores)
-	kernels.Softmax(sc)
+	softmaxSink(sc, sp.sink)
 	clear(sp.out)
 	sp.blocks(func(bi, lo, hi int) {
 		_, v := blk(sp.kc, sp.layer, sp.kvh, bi)
@@ -297,8 +302,34 @@ func (sp *span) halfAccum(sc, qr []float32, acc []uint16) {
 			kernels.AccumHalf(acc, w[seg:], v[vo+seg*sp.dim:], sp.dim)
 		}
 	})
+	if !math.IsInf(float64(sp.sink), -1) {
+		sum += float32(math.Exp(float64(sp.sink - m)))
+	}
 	kernels.F16ToF32(sp.out, acc)
 	kernels.Scale(sp.out, 1/sum)
+}
+
+// softmaxSink is the softmax of the scores sc with one more logit, sink,
+// in the denominator only (an attention sink: a position that takes some
+// of the weight and gives no value). A sink of -Inf is a plain softmax.
+func softmaxSink(sc []float32, sink float32) {
+	if math.IsInf(float64(sink), -1) {
+		kernels.Softmax(sc)
+		return
+	}
+	m := sink
+	for _, v := range sc {
+		m = max(m, v)
+	}
+	for i := range sc {
+		sc[i] -= m
+	}
+	kernels.Exp(sc)
+	sum := float32(math.Exp(float64(sink - m)))
+	for _, v := range sc {
+		sum += v
+	}
+	kernels.Scale(sc, 1/sum)
 }
 
 // maxRun is the most positions onlineWeights takes at a time.

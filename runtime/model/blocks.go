@@ -46,7 +46,21 @@ type Blocks struct {
 	// as many gate values, and the attention output is multiplied by
 	// sigmoid(gate) (Qwen3.5's full-attention layers).
 	AttnGate bool
+	// Sinks: each attention head has a learned logit in its softmax
+	// denominator (Names.Sinks).
+	Sinks bool
+	// OBias: the attention output projection has a bias.
+	OBias bool
+	// ExpertBias: the router and the experts' projections have biases.
+	ExpertBias bool
+	// SwiGLULimit, when set, makes the experts' activation the clamped
+	// SwiGLU: gate clamped to at most the limit, up to ±limit, and
+	// gate·σ(α·gate)·(up+1) with α = SwiGLUAlpha (gpt-oss).
+	SwiGLULimit float32
 }
+
+// SwiGLUAlpha is the slope inside the sigmoid of the clamped SwiGLU.
+const SwiGLUAlpha = 1.702
 
 // Standard returns the blocks of the Llama layer: RMSNorm before attention
 // and MLP, no extras. It refuses nothing.

@@ -121,7 +121,20 @@ func (s *State) attention(li int, b *Batch, n int) int {
 		n = len(rows)
 	}
 	s.pool.MatMul(l.O, s.att, n, s.xn)
+	addRows(s.xn, l.OBias, n)
 	return n
+}
+
+// addRows adds bias to each of the first n rows of x (rows of len(bias));
+// a nil bias adds nothing.
+func addRows(x, bias []float32, n int) {
+	if bias == nil {
+		return
+	}
+	d := len(bias)
+	for i := range n {
+		kernels.Add(x[i*d:(i+1)*d], bias)
+	}
 }
 
 // keepRows moves the residual, attention and per-layer input rows listed

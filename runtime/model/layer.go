@@ -11,6 +11,8 @@ type Layer struct {
 	Q, K, V, O                *kernels.Matrix
 	QBias, KBias, VBias       []float32       // nil without biases
 	QNorm, KNorm, VNorm       []float32       // nil without per-head norms
+	OBias                     []float32       // the output projection's bias, nil without
+	Sinks                     []float32       // one attention-sink logit per query head, nil without
 	Gate, Up, Down            *kernels.Matrix // the dense MLP, nil in a sparse layer (but with Blocks.MoEBeside)
 	MoE                       *MoE            // the sparse layer's mixture, nil in a dense one
 	// The norms of a mixture beside the dense MLP (Blocks.MoEBeside): of
@@ -112,6 +114,12 @@ func (b *binder) layer(m *Model, n *Names, i int) Layer {
 		l.QBias = b.vector(layer(n.QBias, i), qRows)
 		l.KBias = b.vector(layer(n.KBias, i), kvDim)
 		l.VBias = b.vector(layer(n.VBias, i), kvDim)
+	}
+	if bl.Sinks && l.Linear == nil {
+		l.Sinks = b.vector(layer(n.Sinks, i), cfg.Heads)
+	}
+	if bl.OBias && l.Linear == nil {
+		l.OBias = b.vector(layer(n.OBias, i), hid)
 	}
 	if bl.QKNorm && l.Linear == nil {
 		l.QNorm = b.norm(layer(n.QNorm, i), hd)

@@ -127,7 +127,7 @@ func (m *Model) setup() error {
 		return fmt.Errorf("%w: %d rotary dimensions for a head of %d", ErrUnsupported, cfg.RopeDim, cfg.HeadDim)
 	}
 	switch t := cfg.RopeScaling.Type; t {
-	case "", config.RopeLinear, config.RopeLlama3, config.RopeLongRope:
+	case "", config.RopeLinear, config.RopeLlama3, config.RopeLongRope, config.RopeYarn:
 	default:
 		if cfg.RopeScaling.Freqs == nil {
 			return fmt.Errorf("%w: RoPE scaling %q", ErrUnsupported, t)

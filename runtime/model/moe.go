@@ -23,7 +23,8 @@ const (
 
 // Expert is one gated MLP of a mixture.
 type Expert struct {
-	Gate, Up, Down *kernels.Matrix // [ff, hidden], [ff, hidden], [hidden, ff]
+	Gate, Up, Down             *kernels.Matrix // [ff, hidden], [ff, hidden], [hidden, ff]
+	GateBias, UpBias, DownBias []float32       // nil without biases
 }
 
 // MoE is the mixture-of-experts MLP of a sparse layer. The experts are
@@ -32,8 +33,9 @@ type Expert struct {
 // experts in use, where packing all of them at load would make the whole
 // mixture resident.
 type MoE struct {
-	Router  *kernels.Matrix // [experts, hidden]
-	Experts []Expert
+	Router     *kernels.Matrix // [experts, hidden]
+	RouterBias []float32       // [experts], nil without
+	Experts    []Expert
 	// Shared is an expert every token uses, nil without; its output is
 	// scaled by sigmoid(SharedGate·x).
 	Shared     *Expert
@@ -123,6 +125,7 @@ func (s *State) moe(l *MoE, n int) {
 		in = ms.rin[:n*hid]
 	}
 	s.pool.MatMul(l.Router, in, n, ms.logits[:n*e])
+	addRows(ms.logits, l.RouterBias, n)
 	for i := range n {
 		route(s.m.Blocks.Router, s.m.Blocks.NormTopK, ms.logits[i*e:(i+1)*e], ms.choice[i*k:(i+1)*k], ms.weight[i*k:(i+1)*k])
 	}
@@ -191,12 +194,28 @@ func (s *State) gather(n, k, e, hid int) {
 func (s *State) gatedMLP(ex *Expert, x []float32, n int, gate, up, out []float32) {
 	gu := [...]*kernels.Matrix{ex.Gate, ex.Up}
 	s.pool.MatMuls(gu[:], x, n, [][]float32{gate, up})
-	if s.m.MLP == GeGLUTanh {
+	addRows(gate, ex.GateBias, n)
+	addRows(up, ex.UpBias, n)
+	switch {
+	case s.m.Blocks.SwiGLULimit > 0:
+		clampedSwiGLU(gate, up, s.m.Blocks.SwiGLULimit)
+	case s.m.MLP == GeGLUTanh:
 		kernels.GELUTanhMul(gate, up)
-	} else {
+	default:
 		kernels.SiLUMul(gate, up)
 	}
 	s.pool.MatMul(ex.Down, gate, n, out)
+	addRows(out, ex.DownBias, n)
+}
+
+// clampedSwiGLU sets gate = g·σ(α·g)·(u+1) with g the gate clamped to at
+// most limit and u the up value clamped to ±limit (Blocks.SwiGLULimit).
+func clampedSwiGLU(gate, up []float32, limit float32) {
+	for i, g := range gate {
+		g = min(g, limit)
+		u := max(-limit, min(up[i], limit))
+		gate[i] = g * sigmoid(SwiGLUAlpha*g) * (u + 1)
+	}
 }
 
 // route picks the k = len(choice) experts of one token from its router

@@ -18,13 +18,18 @@ func (b *binder) moe(m *Model, n *Names, i int) *MoE {
 	if n.StackedGate != "" && b.src.Has(layer(n.StackedGate, i)) {
 		gn, un, dn = n.StackedGate, n.StackedUp, n.StackedDown
 	}
-	var gate, up []*kernels.Matrix
-	if n.ExpGateUp != "" && b.src.Has(layer(n.ExpGateUp, i)) {
+	var gate, up, down []*kernels.Matrix
+	switch {
+	case n.ExpGateUpT != "":
+		gate, up, down = b.transposedExperts(n, i, ne, ff, hid)
+	case n.ExpGateUp != "" && b.src.Has(layer(n.ExpGateUp, i)):
 		gate, up = b.fusedExperts(layer(n.ExpGateUp, i), ne, ff, hid)
-	} else {
+	default:
 		gate, up = b.experts(gn, i, ne, ff, hid), b.experts(un, i, ne, ff, hid)
 	}
-	down := b.experts(dn, i, ne, hid, ff)
+	if down == nil {
+		down = b.experts(dn, i, ne, hid, ff)
+	}
 	if n.RouterScale != "" {
 		l.RouterScale, l.ExpertScale = b.vector(layer(n.RouterScale, i), hid), b.vector(layer(n.ExpertScale, i), ne)
 		kernels.Scale(l.RouterScale, float32(1/math.Sqrt(float64(hid))))
@@ -34,6 +39,9 @@ func (b *binder) moe(m *Model, n *Names, i int) *MoE {
 	}
 	for x := range l.Experts {
 		l.Experts[x] = Expert{Gate: gate[x], Up: up[x], Down: down[x]}
+	}
+	if m.Blocks.ExpertBias {
+		b.expertBiases(l, n, i, ff, hid)
 	}
 	if m.Blocks.SharedExpert {
 		sf := cfg.MoE.SharedFFNSize

@@ -47,6 +47,19 @@ type Names struct {
 	ExpGateUp, RouterScale, ExpertScale     string
 	PostFFNNorm1, PreFFNNorm2, PostFFNNorm2 string
 
+	// Attention sinks (one logit per head) and the output projection's
+	// bias; the router's bias and the stacked experts' biases ([experts,
+	// ff] or [experts, hidden]); ExpGateUpBias holds gate and up biases
+	// interleaved, value by value.
+	Sinks, OBias, RouterBias            string
+	ExpGateBias, ExpUpBias, ExpDownBias string
+	ExpGateUpBias                       string
+	// Experts stored transposed, [experts, in, out], as x·W multiplies
+	// them, gate and up interleaved column by column in ExpGateUpT; or,
+	// when the file has NAME_blocks and NAME_scales, as MXFP4 blocks with
+	// one row per output (gpt-oss checkpoints).
+	ExpGateUpT, ExpDownT string
+
 	// Gated DeltaNet layers (see DeltaNet): the q/k/v projection, the
 	// output gate z, beta and alpha, the convolution, the dt bias, the
 	// decay rate (A_log in Hugging Face checkpoints, -exp(A_log) in GGUF

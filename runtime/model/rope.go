@@ -35,8 +35,45 @@ func newRopeTable(theta float32, d int, s config.RopeScaling, long bool) ropeTab
 			t.factors = s.LongFactor
 		}
 		t.mscale = longRopeScale(s)
+	case s.Type == config.RopeYarn:
+		t.factors, t.mscale = yarnFactors(s, theta, d)
 	}
 	return t
+}
+
+// yarnFactors returns YaRN's per-pair divisors and attention factor for d
+// rotary dimensions of base theta, as transformers computes them: pairs
+// that turn fewer than BetaSlow times over the original context are
+// divided by the factor (interpolated), those that turn more than BetaFast
+// times are kept (extrapolated), with a linear ramp between; the cos and
+// sin are scaled by the attention factor, 1 + 0.1·ln(factor) unless the
+// config gives one.
+func yarnFactors(s config.RopeScaling, theta float32, d int) ([]float32, float32) {
+	corr := func(rot float32) float64 {
+		return float64(d) * math.Log(float64(s.OriginalContext)/(float64(rot)*2*math.Pi)) / (2 * math.Log(float64(theta)))
+	}
+	low, high := corr(s.BetaFast), corr(s.BetaSlow)
+	if !s.NoTruncate {
+		low, high = math.Floor(low), math.Ceil(high)
+	}
+	low, high = max(low, 0), min(high, float64(d-1))
+	if low == high {
+		high += 0.001
+	}
+	factor := float64(s.Factor)
+	out := make([]float32, d/2)
+	for j := range out {
+		extrap := 1 - min(1, max(0, (float64(j)-low)/(high-low)))
+		out[j] = float32(1 / ((1-extrap)/factor + extrap))
+	}
+	mscale := s.AttnFactor
+	if mscale <= 0 {
+		mscale = 1
+		if factor > 1 {
+			mscale = float32(0.1*math.Log(factor) + 1)
+		}
+	}
+	return out, mscale
 }
 
 // proportional makes t turn its pairs across a head of hd dimensions, as
