@@ -124,9 +124,10 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 		return nil, fmt.Errorf("%w: a draft model for %s, whose linear-attention state cannot take back rejected tokens", ErrOptions, cfg.Arch)
 	}
 	// Each running sequence has a recurrent state, and the prefix cache
-	// keeps snapshots of them: two per parallel sequence (a turn's prompt
-	// and its end), so that a conversation's next turn finds its prefix.
-	snapshots := 2 * opt.Parallel
+	// keeps snapshots of them: three per parallel sequence (before a
+	// prompt's last token, after it, and at the end of the answer), so
+	// that a repeated prompt and a conversation's next turn find theirs.
+	snapshots := 3 * opt.Parallel
 	stateBytes := 4 * int64(m.StateElems()) * int64(opt.Parallel+snapshots)
 	blocks, err := opt.kvBlocks(kvcache.BlockBytesShapes(opt.KVType, m.KVShapes(), BlockSize), stateBytes)
 	if err != nil {

@@ -117,3 +117,27 @@ func TestHybridFollowUp(t *testing.T) {
 		}
 	}
 }
+
+// TestHybridRepeat runs a prompt twice: the second run finds all of it
+// but its last token (computed again for its logits) in the snapshot
+// taken before that token, and gives the same tokens. A prompt that goes
+// on after the first one otherwise than its answer (a template that
+// renders the answer anew) finds the first prompt whole.
+func TestHybridRepeat(t *testing.T) {
+	refs := hybridPrompts(t)
+	req := refs[1]
+	e := loadWith(t, Options{}, "trained", "qwen3.5")
+	first, again := generateAll(e, []Request{req})[0], generateAll(e, []Request{req})[0]
+	if first.err != nil || again.err != nil || !slices.Equal(first.ids, again.ids) {
+		t.Errorf("second run %v (%v), first %v (%v)", again.ids, again.err, first.ids, first.err)
+	}
+	if got, want := again.res.Usage.Cached, len(req.Prompt)-1; got != want {
+		t.Errorf("second run: %d cached tokens, want %d", got, want)
+	}
+	other := Request{Prompt: append(slices.Clone(req.Prompt), refs[0].Prompt...), Params: greedy(8)}
+	got := generateAll(e, []Request{other})[0]
+	want := generateAll(loadWith(t, Options{}, "trained", "qwen3.5"), []Request{other})[0]
+	if got.err != nil || !slices.Equal(got.ids, want.ids) || got.res.Usage.Cached != len(req.Prompt) {
+		t.Errorf("prompt going on otherwise: %v (%v), %d cached; without the cache %v", got.ids, got.err, got.res.Usage.Cached, want.ids)
+	}
+}

@@ -45,9 +45,13 @@ func (e *Engine) step() {
 	if chunk > 0 {
 		p.done += chunk
 		e.kv.Index(p.kv, p.tokens, p.done)
+		if p.done >= len(p.tokens)-1 {
+			// The state before the prompt's last token, and after it: for
+			// requests that repeat the prompt, or go on after it.
+			e.kv.Snapshot(p.kv, p.tokens[:p.done])
+		}
 		if p.done == len(p.tokens) {
 			e.prefill = nil
-			e.kv.Snapshot(p.kv, p.tokens) // the prompt's state, for requests that repeat it
 		}
 	}
 	vocab := e.cfg.VocabSize
@@ -118,6 +122,12 @@ func (e *Engine) prefillChunk(decoding int) (*seqRun, int) {
 		return nil, 0
 	}
 	chunk := min(len(p.tokens)-p.done, e.opt.Batch-decoding)
+	if last := len(p.tokens) - 1; p.kv.Arena().StateBytes() > 0 && p.done < last && p.done+chunk > last {
+		// The last token of a prompt goes alone, so that the recurrent
+		// state before it is snapshotted for a request that repeats the
+		// prompt (which computes that token again, for its logits).
+		chunk--
+	}
 	if !e.kv.Grow(p.kv, p.done+chunk) {
 		chunk = min(chunk, p.kv.Context()-p.done)
 		if chunk <= 0 && decoding == 0 && !e.othersHold(p) {
