@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -78,6 +79,13 @@ func TestHybridRefusals(t *testing.T) {
 		Options{Threads: 2, Ctx: 256, Spec: SpecOptions{Draft: fixturePath(t, "trained", "qwen3.5")}})
 	if !errors.Is(err, ErrOptions) {
 		t.Errorf("draft model: %v, want ErrOptions", err)
+	}
+	// A KV budget that the recurrent states (one per sequence, three
+	// snapshots per sequence) leave no block of.
+	st := 4 * int64(e.model.StateElems()) * 4
+	_, err = Load(context.Background(), fixturePath(t, "trained", "qwen3.5"), Options{Threads: 2, Ctx: 256, Parallel: 1, KVMem: st + 1000})
+	if !errors.Is(err, ErrOptions) || !strings.Contains(err.Error(), "recurrent state") {
+		t.Errorf("KV budget taken by the recurrent states: %v, want ErrOptions naming them", err)
 	}
 }
 

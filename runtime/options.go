@@ -103,7 +103,8 @@ func (o Options) kvBlocks(blockBytes, stateBytes int64) (int, error) {
 	}
 	n := (o.KVMem - stateBytes) / blockBytes
 	if n < 1 {
-		return 0, fmt.Errorf("%w: a KV cache of %d bytes holds no block of %d positions (%d bytes)", ErrOptions, o.KVMem, BlockSize, blockBytes)
+		return 0, fmt.Errorf("%w: a KV cache of %d bytes holds no block of %d positions (%d bytes) beside %d bytes of recurrent state",
+			ErrOptions, o.KVMem, BlockSize, blockBytes, stateBytes)
 	}
 	return int(min(n, kvcache.MaxBytes/blockBytes)), nil
 }
