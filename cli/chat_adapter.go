@@ -13,8 +13,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mlxrun/mlx/models/chat"
-	"github.com/mlxrun/mlx/models/tokenizer"
 	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/runtime/chatmodel"
 	"github.com/mlxrun/mlx/runtime/kvcache"
 	"github.com/mlxrun/mlx/runtime/sample"
 	"github.com/mlxrun/mlx/tui"
@@ -52,10 +52,7 @@ func runChat(cmd *cobra.Command, ref string, o runOptions) error {
 		return orInterrupted(ctx, err)
 	}
 	defer e.Close()
-	g, err := newChatGenerator(e, path, runParams(cmd.Flags(), o, e))
-	if err != nil {
-		return err
-	}
+	g := newChatGenerator(e, runParams(cmd.Flags(), o, e.Chat()))
 	err = tui.Run(ctx, g, chatOptions(e, ref, g, o))
 	if errors.Is(err, context.Canceled) {
 		return nil // interrupted by a signal: the chat has ended cleanly
@@ -63,25 +60,25 @@ func runChat(cmd *cobra.Command, ref string, o runOptions) error {
 	return err
 }
 
+// engine is what the chat needs of runtime.Engine.
+type engine interface {
+	Generate(ctx context.Context, req runtime.Request, emit func(runtime.Event) error) (runtime.Result, error)
+	Info() runtime.Info
+	Chat() *chatmodel.Model
+}
+
 // chatGenerator adapts the engine to tui.Generator: it renders the
 // conversation with the model's chat template, tokenizes it, and streams
 // the answer.
 type chatGenerator struct {
-	e    *runtime.Engine
-	tok  *tokenizer.Tokenizer
+	e    engine
+	chat *chatmodel.Model
 	ts   *chat.Templates // nil when the model has none
 	base sample.Params   // the sampling parameters the chat does not set
 }
 
-func newChatGenerator(e *runtime.Engine, ref string, base sample.Params) (*chatGenerator, error) {
-	ts, err := chat.Load(ref)
-	if errors.Is(err, chat.ErrNoTemplate) {
-		ts, err = nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &chatGenerator{e: e, tok: e.Tokenizer(), ts: ts, base: base}, nil
+func newChatGenerator(e engine, base sample.Params) *chatGenerator {
+	return &chatGenerator{e: e, chat: e.Chat(), ts: e.Chat().Templates(), base: base}
 }
 
 // Chat renders the conversation, generates the answer and streams it.
@@ -92,7 +89,7 @@ func (g *chatGenerator) Chat(ctx context.Context, req tui.ChatRequest, emit func
 	if err != nil {
 		return stats, err
 	}
-	ids := g.encode(prompt)
+	ids := g.chat.Encode(prompt)
 	if len(ids) >= ctxSize {
 		stats.PromptTokens, stats.ContextUsed = len(ids), len(ids)
 		return stats, contextFull(len(ids), ctxSize, fmt.Errorf("%w: the prompt has %d tokens", runtime.ErrContextLength, len(ids)))
@@ -135,7 +132,7 @@ func (g *chatGenerator) Chat(ctx context.Context, req tui.ChatRequest, emit func
 // render applies the chat template; without one the conversation is given
 // as labelled text.
 func (g *chatGenerator) render(ctx context.Context, req tui.ChatRequest) (string, error) {
-	if g.ts == nil {
+	if g.ts == nil && g.chat.Err() == nil {
 		var b strings.Builder
 		for _, m := range req.Messages {
 			fmt.Fprintf(&b, "%s: %s\n\n", m.Role, m.Content)
@@ -146,22 +143,12 @@ func (g *chatGenerator) render(ctx context.Context, req tui.ChatRequest) (string
 	for i, m := range req.Messages {
 		msgs[i] = chat.Message{Role: m.Role, Content: chat.Text(m.Content), ReasoningContent: m.Reasoning}
 	}
-	prompt, err := g.ts.Render(ctx, chat.Input{Messages: msgs, AddGenerationPrompt: true,
-		Kwargs: map[string]any{"enable_thinking": req.Settings.Think}})
+	prompt, err := g.chat.Render(ctx, chat.Input{Messages: msgs, AddGenerationPrompt: true,
+		Kwargs: map[string]any{"enable_thinking": req.Settings.Think}}, "")
 	if msg, ok := chat.RaisedMessage(err); ok {
 		return "", &tui.Error{Msg: "The model's chat template refused the conversation: " + msg, Err: err}
 	}
 	return prompt, err
-}
-
-// encode tokenizes the prompt, adding BOS when the tokenizer wants one and
-// the template did not write it.
-func (g *chatGenerator) encode(prompt string) []int32 {
-	ids := g.tok.Encode(prompt, false)
-	if g.tok.AddBOS() && g.tok.BOS() >= 0 && (len(ids) == 0 || ids[0] != g.tok.BOS()) {
-		ids = append([]int{g.tok.BOS()}, ids...)
-	}
-	return toInt32(ids)
 }
 
 // params returns the base parameters with the chat's settings.
@@ -185,7 +172,7 @@ func contextFull(n, size int, err error) error {
 }
 
 // chatOptions describes the model and the starting settings to the chat.
-func chatOptions(e *runtime.Engine, ref string, g *chatGenerator, o runOptions) tui.Options {
+func chatOptions(e engine, ref string, g *chatGenerator, o runOptions) tui.Options {
 	info := e.Info()
 	p := g.base
 	think := false

@@ -21,11 +21,7 @@ func loadChatGenerator(t *testing.T, ctxSize int, elem ...string) (*chatGenerato
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	g, err := newChatGenerator(e, ref, sample.Defaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g, ref
+	return newChatGenerator(e, sample.Defaults()), ref
 }
 
 var greedy = tui.Settings{Temperature: 0, TopP: 1, MaxTokens: 6}

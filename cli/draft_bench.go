@@ -91,7 +91,7 @@ func runSpecBench(ctx context.Context, w io.Writer, ref string, o benchOptions, 
 		return err
 	}
 	defer e.Close()
-	prompt := toInt32(e.Tokenizer().Encode(specPrompt(), true))
+	prompt := e.Chat().Encode(specPrompt())
 	p := sample.Defaults()
 	p.Temperature, p.MaxTokens = 0, o.gen
 	b := bufio.NewWriter(w)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mlxrun/mlx/models/chat"
 	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/runtime/chatmodel"
 	"github.com/mlxrun/mlx/runtime/kernels"
 	"github.com/mlxrun/mlx/runtime/kvcache"
 	"github.com/mlxrun/mlx/runtime/sample"
@@ -84,10 +85,11 @@ is). Sampling defaults come from the model's generation_config.json.`,
 		},
 	}
 	f := cmd.Flags()
-	f.Float64Var(&o.temperature, "temperature", 0.8, "sampling temperature; 0 always picks the most likely token")
-	f.Float64Var(&o.topP, "top-p", 0.95, "keep the most likely tokens up to this total probability")
-	f.IntVar(&o.topK, "top-k", 40, "keep this many most likely tokens; 0 keeps all")
-	f.Float64Var(&o.minP, "min-p", 0.05, "drop tokens less likely than this fraction of the most likely")
+	d := sample.Defaults() // when the model's generation_config.json sets none
+	f.Float64Var(&o.temperature, "temperature", d.Temperature, "sampling temperature; 0 always picks the most likely token")
+	f.Float64Var(&o.topP, "top-p", d.TopP, "keep the most likely tokens up to this total probability")
+	f.IntVar(&o.topK, "top-k", d.TopK, "keep this many most likely tokens; 0 keeps all")
+	f.Float64Var(&o.minP, "min-p", d.MinP, "drop tokens less likely than this fraction of the most likely")
 	f.Int64Var(&o.seed, "seed", 0, "random seed, for repeatable answers (random when not set)")
 	f.IntVar(&o.maxTokens, "max-tokens", 0, "most tokens to generate; 0 runs to the end of the context")
 	f.IntVar(&o.ctx, "ctx", 0, fmt.Sprintf("context length in tokens (default: the model's, at most %d)", runtime.DefaultContext))
@@ -147,7 +149,7 @@ func runPrompt(ctx context.Context, cmd *cobra.Command, ref, text string, o runO
 		return err
 	}
 	defer e.Close()
-	ids, harmony, err := promptIDs(ctx, cmd.ErrOrStderr(), e, path, text, o)
+	req, err := pipeRequest(ctx, cmd, e.Chat(), text, o)
 	if err != nil {
 		return err
 	}
@@ -164,10 +166,10 @@ func runPrompt(ctx context.Context, cmd *cobra.Command, ref, text string, o runO
 		return out.Flush()
 	}
 	var ht *harmonyText // the channels of a Harmony model, made into <think> and text
-	if harmony {
+	if req.KeepSpecial {
 		ht = newHarmonyText()
 	}
-	res, err := e.Generate(ctx, runtime.Request{Prompt: ids, Params: runParams(cmd.Flags(), o, e), KeepSpecial: harmony}, func(ev runtime.Event) error {
+	res, err := e.Generate(ctx, req, func(ev runtime.Event) error {
 		if ht != nil {
 			return write(ht.feed(ev.Text))
 		}
@@ -194,58 +196,53 @@ func runPrompt(ctx context.Context, cmd *cobra.Command, ref, text string, o runO
 	return err
 }
 
+// pipeRequest builds the request pipe mode gives the engine for text.
+func pipeRequest(ctx context.Context, cmd *cobra.Command, cm *chatmodel.Model, text string, o runOptions) (runtime.Request, error) {
+	ids, harmony, err := promptIDs(ctx, cmd.ErrOrStderr(), cm, text, o)
+	if err != nil {
+		return runtime.Request{}, err
+	}
+	return runtime.Request{Prompt: ids, Params: runParams(cmd.Flags(), o, cm), KeepSpecial: harmony}, nil
+}
+
 // promptIDs renders the message with the model's chat template (or takes it
 // raw) and tokenizes it; harmony reports a Harmony template (gpt-oss).
-func promptIDs(ctx context.Context, stderr io.Writer, e *runtime.Engine, ref, text string, o runOptions) (ids []int32, harmony bool, err error) {
-	tok := e.Tokenizer()
+func promptIDs(ctx context.Context, stderr io.Writer, cm *chatmodel.Model, text string, o runOptions) (ids []int32, harmony bool, err error) {
 	if o.raw {
-		return toInt32(tok.Encode(text, true)), false, nil
+		return cm.Encode(text), false, nil
 	}
-	ts, err := chat.Load(ref)
-	if errors.Is(err, chat.ErrNoTemplate) {
+	if cm.Templates() == nil && cm.Err() == nil {
 		fmt.Fprintln(stderr, "mlx: the model has no chat template; giving it the text as it is")
-		return toInt32(tok.Encode(text, true)), false, nil
-	}
-	if err != nil {
-		return nil, false, err
+		return cm.Encode(text), false, nil
 	}
 	var msgs []chat.Message
 	if o.system != "" {
 		msgs = append(msgs, chat.Message{Role: "system", Content: chat.Text(o.system)})
 	}
 	msgs = append(msgs, chat.Message{Role: "user", Content: chat.Text(text)})
-	prompt, err := ts.Render(ctx, chat.Input{Messages: msgs, AddGenerationPrompt: true})
+	prompt, err := cm.Render(ctx, chat.Input{Messages: msgs, AddGenerationPrompt: true}, "")
 	if err != nil {
 		return nil, false, err
 	}
-	return toInt32(tok.Encode(prompt, false)), isHarmony(ts), nil
+	return cm.Encode(prompt), isHarmony(cm.Templates()), nil
 }
 
-func toInt32(ids []int) []int32 {
-	out := make([]int32, len(ids))
-	for i, id := range ids {
-		out[i] = int32(id)
+// runParams builds the sampling parameters: a flag that was set wins over
+// the model's defaults (its generation_config.json over sample.Defaults),
+// the ones every HTTP API uses too.
+func runParams(flags *pflag.FlagSet, o runOptions, cm *chatmodel.Model) sample.Params {
+	p := cm.Defaults()
+	if flags.Changed("temperature") {
+		p.Temperature = o.temperature
 	}
-	return out
-}
-
-// runParams builds the sampling parameters: a flag that was set wins, then
-// the model's generation_config.json, then the flag's default.
-func runParams(flags *pflag.FlagSet, o runOptions, e *runtime.Engine) sample.Params {
-	p := sample.Defaults()
-	gen := e.Generation()
-	pickF := func(name string, flag float64, model *float64) float64 {
-		if !flags.Changed(name) && model != nil {
-			return *model
-		}
-		return flag
+	if flags.Changed("top-p") {
+		p.TopP = o.topP
 	}
-	p.Temperature = pickF("temperature", o.temperature, gen.Temperature)
-	p.TopP = pickF("top-p", o.topP, gen.TopP)
-	p.MinP = pickF("min-p", o.minP, gen.MinP)
-	p.TopK = o.topK
-	if !flags.Changed("top-k") && gen.TopK != nil {
-		p.TopK = *gen.TopK
+	if flags.Changed("min-p") {
+		p.MinP = o.minP
+	}
+	if flags.Changed("top-k") {
+		p.TopK = o.topK
 	}
 	if flags.Changed("seed") {
 		p.Seed = &o.seed

@@ -54,7 +54,7 @@ func (l *serveLoader) Load(ctx context.Context, id string) (server.Model, error)
 	if err != nil {
 		return nil, err
 	}
-	em, err := newEngineModel(e, path)
+	em, err := server.NewEngineModel(e)
 	if err != nil {
 		e.Close()
 		return nil, err

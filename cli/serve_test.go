@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/mlxrun/mlx/models/catalog"
-	"github.com/mlxrun/mlx/models/config"
 	"github.com/mlxrun/mlx/models/fixture"
 	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/server"
@@ -177,27 +176,6 @@ func startSleeper(t *testing.T) (int, <-chan struct{}) {
 	return cmd.Process.Pid, exited
 }
 
-func TestGenerationDefaults(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
-	no := false
-	cases := []struct {
-		name        string
-		gen         config.Generation
-		temp, top_p float64
-	}{
-		{"none", config.Generation{}, 1, 1},
-		{"qwen3", config.Generation{Temperature: f(0.6), TopP: f(0.95)}, 0.6, 0.95},
-		{"greedy", config.Generation{DoSample: &no, Temperature: f(0.7)}, 0, 1},
-		{"out of range", config.Generation{Temperature: f(9)}, 1, 1},
-	}
-	for _, c := range cases {
-		p := generationDefaults(c.gen)
-		if p.Temperature != c.temp || p.TopP != c.top_p {
-			t.Errorf("%s: temperature %g top_p %g", c.name, p.Temperature, p.TopP)
-		}
-	}
-}
-
 // TestEngineModel loads the Qwen3 fixture through the adapter and checks
 // the chat template, tokens and prompt log-probabilities.
 func TestEngineModel(t *testing.T) {
@@ -208,7 +186,7 @@ func TestEngineModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sm.Close()
-	m := sm.(*engineModel)
+	m := sm.(*server.EngineModel)
 	info := m.Info()
 	if info.Context != 256 || info.VocabSize != 151936 || info.ToolFormat != "hermes" || info.Format != "safetensors" {
 		t.Errorf("info %+v", info)

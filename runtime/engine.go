@@ -9,6 +9,7 @@ import (
 
 	"github.com/mlxrun/mlx/models/config"
 	"github.com/mlxrun/mlx/models/tokenizer"
+	"github.com/mlxrun/mlx/runtime/chatmodel"
 	"github.com/mlxrun/mlx/runtime/grammar"
 	"github.com/mlxrun/mlx/runtime/kernels"
 	"github.com/mlxrun/mlx/runtime/kvcache"
@@ -18,13 +19,13 @@ import (
 // Engine runs one model. Its methods are safe for concurrent use; the model
 // itself is used only by the engine's scheduler goroutine.
 type Engine struct {
-	info     Info
-	cfg      *config.Model
-	gen      config.Generation
-	tok      *tokenizer.Tokenizer
-	template string
-	eos      []int32
-	opt      Options
+	info Info
+	cfg  *config.Model
+	gen  config.Generation
+	tok  *tokenizer.Tokenizer
+	chat *chatmodel.Model
+	eos  []int32
+	opt  Options
 
 	// Owned by the scheduler goroutine.
 	model   *model.Model
@@ -96,7 +97,7 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	if err := opt.check(cfg.ContextLength); err != nil {
 		return nil, err
 	}
-	text := loadTextSide(ref, o.src, opt.Tokenizer)
+	text := loadTextSide(ref, o.src, opt.Tokenizer, o.gen)
 	m, err := model.Build(cfg, o.src)
 	ts := <-text // always: the caller closes the file on an error, and the tokenizer may be reading it
 	if err != nil {
@@ -108,7 +109,7 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	if ts.err != nil {
 		return nil, ts.err
 	}
-	tok, tmpl := ts.tok, ts.tmpl
+	tok := ts.tok
 	// Parsing the metadata and building the tokenizer leave garbage behind
 	// (17 MiB for a 151k-token vocabulary) in pages already resident; hand
 	// them back before the KV cache and the scratch buffers are allocated,
@@ -116,7 +117,7 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	// pointer-free weights: this collection takes a few milliseconds.
 	debug.FreeOSMemory()
 	slots := opt.Parallel + opt.Queue
-	e := &Engine{cfg: cfg, gen: o.gen, tok: tok, template: tmpl, opt: opt, model: m,
+	e := &Engine{cfg: cfg, gen: o.gen, tok: tok, chat: ts.chat, opt: opt, model: m,
 		admission: make(chan struct{}, slots), queue: make(chan *job, slots),
 		quit: make(chan struct{}), done: make(chan struct{}), closeFile: o.close}
 	e.eos = eosSet(cfg, o.gen)
@@ -204,9 +205,18 @@ func (e *Engine) Generation() config.Generation { return e.gen }
 // Tokenizer returns the model's tokenizer.
 func (e *Engine) Tokenizer() *tokenizer.Tokenizer { return e.tok }
 
-// ChatTemplate returns the source of the model's chat template (Jinja), ""
-// when the model has none.
-func (e *Engine) ChatTemplate() string { return e.template }
+// ChatTemplate returns the source of the model's default chat template
+// (Jinja), "" when the model has none.
+func (e *Engine) ChatTemplate() string {
+	if ts := e.chat.Templates(); ts != nil && ts.Default != nil {
+		return ts.Default.Source
+	}
+	return ""
+}
+
+// Chat returns the model's chat side: templates, prompt tokenization and
+// sampling defaults, built once at load.
+func (e *Engine) Chat() *chatmodel.Model { return e.chat }
 
 // EOS returns the ids that end a sequence.
 func (e *Engine) EOS() []int32 { return e.eos }

@@ -90,7 +90,7 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 	if err != nil {
 		return nil, err
 	}
-	ids := m.Tokenize(text, false)
+	ids := m.EncodePrompt(text)
 	if ids, err = truncate(ids, req.TruncatePromptTokens, info.Context, "messages"); err != nil {
 		return nil, err
 	}

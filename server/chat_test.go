@@ -20,7 +20,7 @@ func TestChatNonStreaming(t *testing.T) {
 	ts, f := startFake(t, "Hello there", Options{Fingerprint: "fp_test"})
 	var r chatResp
 	ts.post(t, "/v1/chat/completions", `{"model":"m",`+userHi+`}`, 200, &r)
-	prompt := f.Tokenize("user: hi\nassistant:", false)
+	prompt := f.EncodePrompt("user: hi\nassistant:")
 	checks := []struct {
 		name      string
 		got, want any
@@ -172,7 +172,7 @@ func TestChatN(t *testing.T) {
 		if want := 3 * (len(f.reply) + 1); r.Usage.CompletionTokens != want {
 			t.Errorf("completion tokens %d, want %d", r.Usage.CompletionTokens, want)
 		}
-		if got := len(f.Tokenize("user: hi\nassistant:", false)); r.Usage.PromptTokens != got {
+		if got := len(f.EncodePrompt("user: hi\nassistant:")); r.Usage.PromptTokens != got {
 			t.Errorf("prompt tokens %d, want %d (counted once)", r.Usage.PromptTokens, got)
 		}
 	}
@@ -348,7 +348,7 @@ func TestChatExtensionsReachEngine(t *testing.T) {
 		t.Errorf("top_p 0: %+v", f.lastReq.Params)
 	}
 	ts.post(t, "/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"raw text"}],"use_raw_prompt":true}`, 200, nil)
-	if got := f.Detokenize(f.lastReq.Prompt, false); got != "raw text" {
+	if got := f.Detokenize(f.lastReq.Prompt, true); got != "raw text" {
 		t.Errorf("use_raw_prompt: prompt %q", got)
 	}
 }

@@ -110,7 +110,7 @@ func (s *Server) newCompletionGen(m Model, req *openai.CompletionRequest) (*comp
 // as token ids against the vocabulary.
 func completionPrompt(m Model, p openai.Prompt, param string, skipSpecial bool) (compPrompt, error) {
 	if p.IDs == nil {
-		return compPrompt{ids: m.Tokenize(p.Text, true), text: p.Text}, nil
+		return compPrompt{ids: m.EncodePrompt(p.Text), text: p.Text}, nil
 	}
 	vocab := m.Info().VocabSize
 	for i, id := range p.IDs {

@@ -2,23 +2,19 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/mlxrun/mlx/models/chat"
 	"github.com/mlxrun/mlx/models/fixture"
 	"github.com/mlxrun/mlx/runtime"
-	"github.com/mlxrun/mlx/runtime/sample"
 	"github.com/mlxrun/mlx/server/toolparse"
 )
 
-// engineModel serves a real (fixture) model through runtime.Engine and
-// the model's chat templates, for the tests of constrained output.
+// engineModel serves a real (fixture) model through the production
+// adapter, EngineModel; info may replace what it reports.
 type engineModel struct {
-	e    *runtime.Engine
-	ts   *chat.Templates
+	*EngineModel
 	info ModelInfo
 }
 
@@ -26,7 +22,6 @@ var engines sync.Map // fixture path → *engineModel, loaded once per test bina
 
 // loadEngine returns the fixture model at elem (under the shared test
 // data), loaded once with a small context and kept for the whole run.
-// format, when set, replaces the tool call syntax the template teaches.
 func loadEngine(t *testing.T, elem ...string) *engineModel {
 	t.Helper()
 	path := fixture.Path(t, elem...)
@@ -37,13 +32,11 @@ func loadEngine(t *testing.T, elem ...string) *engineModel {
 	if err != nil {
 		t.Fatalf("load %s: %v", path, err)
 	}
-	ts, err := chat.Load(path)
+	em, err := NewEngineModel(e)
 	if err != nil {
-		t.Fatalf("chat templates of %s: %v", path, err)
+		t.Fatalf("chat model of %s: %v", path, err)
 	}
-	in := e.Info()
-	m := &engineModel{e: e, ts: ts, info: ModelInfo{Path: path, Format: in.Format, Arch: in.Arch, Context: in.Context,
-		VocabSize: e.Config().VocabSize, Parallel: 1, Defaults: sample.Defaults(), ToolFormat: toolparse.Detect(ts.Default.Source)}}
+	m := &engineModel{EngineModel: em, info: em.Info()}
 	engines.Store(path, m)
 	return m
 }
@@ -55,57 +48,8 @@ func (m *engineModel) with(f toolparse.Format) *engineModel {
 	return &cp
 }
 
+// Info reports the model's description, with what the test replaced.
 func (m *engineModel) Info() ModelInfo { return m.info }
-
-func (m *engineModel) Generate(ctx context.Context, req runtime.Request, emit func(runtime.Event) error) (runtime.Result, error) {
-	return m.e.Generate(ctx, req, emit)
-}
-
-func (m *engineModel) Tokenize(text string, addSpecial bool) []int32 {
-	ids := m.e.Tokenizer().Encode(text, addSpecial)
-	out := make([]int32, len(ids))
-	for i, id := range ids {
-		out[i] = int32(id)
-	}
-	return out
-}
-
-func (m *engineModel) Detokenize(ids []int32, skipSpecial bool) string {
-	in := make([]int, len(ids))
-	for i, id := range ids {
-		in[i] = int(id)
-	}
-	return m.e.Tokenizer().Decode(in, skipSpecial)
-}
-
-func (m *engineModel) RenderChat(msgs []ChatMessage, opt ChatOptions) (string, error) {
-	return renderTemplates(m.ts, msgs, opt)
-}
-
-// renderTemplates renders messages with a model's chat templates, as the
-// server's callers do.
-func renderTemplates(ts *chat.Templates, msgs []ChatMessage, opt ChatOptions) (string, error) {
-	data, err := json.Marshal(msgs)
-	if err != nil {
-		return "", err
-	}
-	cm, err := chat.ParseMessages(data)
-	if err != nil {
-		return "", err
-	}
-	in := chat.Input{Messages: cm, AddGenerationPrompt: opt.AddGenerationPrompt, Kwargs: opt.Kwargs}
-	for _, tool := range opt.Tools {
-		b, err := json.Marshal(tool)
-		if err != nil {
-			return "", err
-		}
-		in.Tools = append(in.Tools, b)
-	}
-	if opt.Template != "" {
-		return chat.RenderSource(context.Background(), opt.Template, ts.Tokens, in)
-	}
-	return ts.Render(context.Background(), in)
-}
 
 // Close keeps the engine: it is shared by the tests.
 func (m *engineModel) Close() error { return nil }

@@ -60,6 +60,10 @@ func (f *fakeModel) Tokenize(text string, addSpecial bool) []int32 {
 	return ids
 }
 
+// EncodePrompt puts BOS first, as a tokenizer with add_bos_token does: the
+// fake's texts never start with it.
+func (f *fakeModel) EncodePrompt(text string) []int32 { return f.Tokenize(text, true) }
+
 func (f *fakeModel) Detokenize(ids []int32, skipSpecial bool) string {
 	var b strings.Builder
 	for _, id := range ids {

@@ -23,6 +23,10 @@ type Model interface {
 	// Tokenize encodes text; addSpecial adds what the tokenizer's
 	// post-processor adds (BOS).
 	Tokenize(text string, addSpecial bool) []int32
+	// EncodePrompt tokenizes a prompt to generate from (a rendered chat,
+	// or a completion's text) with the model's rule for BOS: first when
+	// the tokenizer adds one and the text does not already start with it.
+	EncodePrompt(text string) []int32
 	// Detokenize decodes ids; skipSpecial drops special tokens.
 	Detokenize(ids []int32, skipSpecial bool) string
 	// RenderChat applies the model's chat template.

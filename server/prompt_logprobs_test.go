@@ -78,7 +78,7 @@ func TestPromptLogprobs(t *testing.T) {
 	}
 	t.Run("chat", func(t *testing.T) {
 		var c openai.ChatCompletion
-		ts.post(t, "/v1/chat/completions", `{"model":"m","prompt_logprobs":2,"messages":[{"role":"user","content":"hi"}]}`, http.StatusOK, &c)
+		ts.post(t, "/v1/chat/completions", `{"model":"m","prompt_logprobs":2,"messages":[{"role":"user","content":"hey"}]}`, http.StatusOK, &c)
 		f.mu.Lock()
 		ids := f.lastReq.Prompt
 		f.mu.Unlock()

@@ -14,7 +14,7 @@ func TestResponseNonStreaming(t *testing.T) {
 		`"text":{"format":{"type":"json_schema","name":"s","schema":{"type":"object"}},"verbosity":"low"},`+
 		`"tools":[{"type":"function","name":"f","description":"d"}],"tool_choice":"auto","user":"u1","safety_identifier":"s1",`+
 		`"prompt_cache_key":"pk","service_tier":"flex","truncation":"disabled","top_logprobs":0}`)
-	prompt := f.Tokenize("system: Be brief.\nuser: hi\nassistant:", false)
+	prompt := f.EncodePrompt("system: Be brief.\nuser: hi\nassistant:")
 	checks := []struct {
 		name      string
 		got, want any

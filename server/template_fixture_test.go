@@ -8,14 +8,16 @@ import (
 	"testing"
 
 	"github.com/mlxrun/mlx/models/chat"
+	"github.com/mlxrun/mlx/models/config"
 	"github.com/mlxrun/mlx/models/fixture"
+	"github.com/mlxrun/mlx/runtime/chatmodel"
 )
 
 // templateModel is a fake model that renders its prompts with a real chat
 // template and remembers the last one.
 type templateModel struct {
 	*fakeModel
-	ts *chat.Templates
+	chat *chatmodel.Model
 
 	pmu    sync.Mutex
 	prompt string
@@ -23,7 +25,7 @@ type templateModel struct {
 
 func (m *templateModel) RenderChat(msgs []ChatMessage, opt ChatOptions) (string, error) {
 	m.fakeModel.RenderChat(msgs, opt) // records the messages and options
-	text, err := renderTemplates(m.ts, msgs, opt)
+	text, err := renderChat(m.chat, msgs, opt)
 	m.pmu.Lock()
 	m.prompt = text
 	m.pmu.Unlock()
@@ -89,7 +91,8 @@ func newTemplateModel(t *testing.T, f templateFixture, reply, format string) *te
 	}
 	fm := newFake(reply)
 	fm.id, fm.ctxLen, fm.format = f.id, 1<<16, format
-	return &templateModel{fakeModel: fm, ts: &chat.Templates{Default: tpl, Named: map[string]*chat.Template{}, Tokens: f.tok}}
+	ts := &chat.Templates{Default: tpl, Named: map[string]*chat.Template{}}
+	return &templateModel{fakeModel: fm, chat: chatmodel.New(nil, ts, f.tok, config.Generation{}, nil)}
 }
 
 // templateFixtureByID returns the template fixture id.

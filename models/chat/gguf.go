@@ -61,10 +61,16 @@ func tokensInGGUF(path string) (SpecialTokens, error) {
 		return SpecialTokens{}, err
 	}
 	defer f.Close()
+	return GGUFTokens(f), nil
+}
+
+// GGUFTokens returns the special tokens of an open GGUF file's vocabulary,
+// as LoadTokens does for its path without parsing the file again.
+func GGUFTokens(f *gguf.File) SpecialTokens {
 	var t SpecialTokens
 	vocab, ok := f.Strings("tokenizer.ggml.tokens")
 	if !ok {
-		return t, nil
+		return t
 	}
 	for _, id := range []struct {
 		key string
@@ -76,5 +82,5 @@ func tokensInGGUF(path string) (SpecialTokens, error) {
 			*id.dst = vocab[n]
 		}
 	}
-	return t, nil
+	return t
 }

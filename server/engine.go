@@ -1,0 +1,164 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mlxrun/mlx/models/chat"
+	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/runtime/chatmodel"
+	"github.com/mlxrun/mlx/runtime/sample"
+	"github.com/mlxrun/mlx/server/toolparse"
+)
+
+// EngineModel serves a loaded runtime.Engine: prompts render and tokenize
+// through the engine's chat model, the one pipe mode and the terminal chat
+// use too.
+type EngineModel struct {
+	e    *runtime.Engine
+	chat *chatmodel.Model
+	info ModelInfo
+}
+
+// NewEngineModel adapts e to Model. It fails when the model's chat
+// templates were found but do not compile.
+func NewEngineModel(e *runtime.Engine) (*EngineModel, error) {
+	cm := e.Chat()
+	if err := cm.Err(); err != nil {
+		return nil, err
+	}
+	in := e.Info()
+	m := &EngineModel{e: e, chat: cm}
+	m.info = ModelInfo{Path: in.Path, Format: in.Format, Quantization: in.WeightType, Arch: in.Arch,
+		Parameters: in.Params, Context: in.Context, VocabSize: e.Config().VocabSize,
+		Memory: in.WeightBytes + in.KVBytes + in.StateBytes, LoadTime: in.LoadTime, Parallel: in.Parallel,
+		Defaults: cm.Defaults(), ToolFormat: toolparse.Detect(cm.Source())}
+	if st, err := os.Stat(in.Path); err == nil {
+		m.info.Created = st.ModTime()
+	}
+	return m, nil
+}
+
+// Info implements Model.
+func (m *EngineModel) Info() ModelInfo { return m.info }
+
+// Generate implements Model.
+func (m *EngineModel) Generate(ctx context.Context, req runtime.Request, emit func(runtime.Event) error) (runtime.Result, error) {
+	return m.e.Generate(ctx, req, emit)
+}
+
+// Busy implements Admitter: an error wrapping runtime.ErrBusy while the
+// engine's queue is full.
+func (m *EngineModel) Busy() error { return m.e.Busy() }
+
+// Stats implements StatsReporter with the engine's load.
+func (m *EngineModel) Stats() runtime.Stats { return m.e.Stats() }
+
+// Tokenize implements Model.
+func (m *EngineModel) Tokenize(text string, addSpecial bool) []int32 {
+	ids := m.chat.Tokenizer().Encode(text, addSpecial)
+	out := make([]int32, len(ids))
+	for i, id := range ids {
+		out[i] = int32(id)
+	}
+	return out
+}
+
+// EncodePrompt implements Model with the chat model's rule for BOS.
+func (m *EngineModel) EncodePrompt(text string) []int32 { return m.chat.Encode(text) }
+
+// Detokenize implements Model.
+func (m *EngineModel) Detokenize(ids []int32, skipSpecial bool) string {
+	in := make([]int, len(ids))
+	for i, id := range ids {
+		in[i] = int(id)
+	}
+	return m.chat.Tokenizer().Decode(in, skipSpecial)
+}
+
+// TokenPiece implements Piecer.
+func (m *EngineModel) TokenPiece(id int32) string { return m.chat.Tokenizer().Piece(int(id)) }
+
+// Close implements Model.
+func (m *EngineModel) Close() error { return m.e.Close() }
+
+// RenderChat implements Model with the model's chat template, or the one
+// that came with the request.
+func (m *EngineModel) RenderChat(msgs []ChatMessage, opt ChatOptions) (string, error) {
+	return renderChat(m.chat, msgs, opt)
+}
+
+// renderChat renders messages with a chat model's templates.
+func renderChat(cm *chatmodel.Model, msgs []ChatMessage, opt ChatOptions) (string, error) {
+	data, err := json.Marshal(msgs)
+	if err != nil {
+		return "", err
+	}
+	parsed, err := chat.ParseMessages(data)
+	if err != nil {
+		return "", err
+	}
+	in := chat.Input{Messages: parsed, AddGenerationPrompt: opt.AddGenerationPrompt && !opt.ContinueFinalMessage, Kwargs: opt.Kwargs}
+	for _, t := range opt.Tools {
+		b, err := json.Marshal(t)
+		if err != nil {
+			return "", err
+		}
+		in.Tools = append(in.Tools, b)
+	}
+	if cm.Templates() == nil && opt.Template == "" && cm.Err() == nil {
+		return "", fmt.Errorf("%w: the model has none; use /v1/completions, or use_raw_prompt", chat.ErrNoTemplate)
+	}
+	text, err := cm.Render(context.Background(), in, opt.Template)
+	if err != nil {
+		if msg, ok := chat.RaisedMessage(err); ok {
+			return "", errors.New(msg)
+		}
+		return "", err
+	}
+	if opt.ContinueFinalMessage && len(msgs) > 0 {
+		text = openFinal(text, msgs[len(msgs)-1])
+	}
+	return text, nil
+}
+
+// openFinal cuts the rendered conversation right after the last message's
+// content, so that the model continues it (as transformers does for
+// continue_final_message).
+func openFinal(text string, last ChatMessage) string {
+	content := strings.TrimSpace(last.Content)
+	if content == "" {
+		return text
+	}
+	if i := strings.LastIndex(text, content); i >= 0 {
+		return text[:i+len(content)]
+	}
+	return text
+}
+
+// PromptLogprobs implements Scorer: entry i is the log-probability of
+// ids[i+1] after ids[:i+1], with the top alternatives.
+func (m *EngineModel) PromptLogprobs(ctx context.Context, ids []int32, top int) ([]runtime.Logprob, error) {
+	out := make([]runtime.Logprob, 0, len(ids)-1)
+	var ls []float32
+	var best []sample.TokenLogit
+	err := m.e.Score(ctx, ids, 0, func(i int, logits []float32) error {
+		if i+1 >= len(ids) {
+			return nil
+		}
+		ls = sample.LogSoftmax(ls, logits)
+		next := ids[i+1]
+		lp := runtime.Logprob{ID: next, Logprob: ls[next]}
+		best = sample.TopK(best, ls, top)
+		for _, b := range best {
+			lp.Top = append(lp.Top, sample.TokenLogprob{ID: b.ID, Logprob: b.Logit})
+		}
+		out = append(out, lp)
+		return nil
+	})
+	return out, err
+}
