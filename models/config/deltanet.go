@@ -114,7 +114,8 @@ func (d *DeltaNet) validate(layers int) error {
 // ggufDeltaNet reads the linear-attention keys of a hybrid family's GGUF
 // file, named as llama.cpp's converter writes them (ssm.*: the key head
 // size is state_size, the key heads group_count, the value heads
-// time_step_rank, all value dimensions inner_size); errors are left in g.
+// time_step_rank, all value dimensions inner_size), and leaves out the
+// MTP layers; errors are left in g.
 func ggufDeltaNet(g *ggufReader, fam *Family, m *Model) {
 	if fam.DeltaNet == nil {
 		return
@@ -125,6 +126,11 @@ func ggufDeltaNet(g *ggufReader, fam *Family, m *Model) {
 		KeyHeads:   g.uint("ssm.group_count", 0, true),
 		ValueHeads: g.uint("ssm.time_step_rank", 0, true),
 		Interval:   g.uint("full_attention_interval", fam.DeltaNet.Interval, false),
+	}
+	// Files converted with the multi-token-prediction layers count them
+	// in block_count; they follow the model's layers and are not run.
+	if n := g.uint("nextn_predict_layers", 0, false); n > 0 && n < m.Layers {
+		m.Layers -= n
 	}
 	inner := g.uint("ssm.inner_size", 0, true)
 	if d.ValueHeads > 0 {

@@ -140,6 +140,13 @@ func TestFromGGUFDeltaNet(t *testing.T) {
 	if m.DeltaNet == nil || *m.DeltaNet != want {
 		t.Fatalf("DeltaNet = %+v, want %+v", m.DeltaNet, want)
 	}
+	m, err = FromGGUF(buildGGUF(t, qwen35KVs("qwen35.block_count", uint32(5), "qwen35.nextn_predict_layers", uint32(1))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Layers != 4 {
+		t.Errorf("with an MTP layer: %d layers, want 4", m.Layers)
+	}
 	for _, tt := range []struct {
 		kvs      kvs
 		sentinel error
