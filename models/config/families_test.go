@@ -33,6 +33,10 @@ func init() {
 		{Arch: "qwen3moe", HF: []string{"Qwen3MoeForCausalLM"}, ModelTypes: []string{"qwen3_moe"}, GGUF: []string{"qwen3moe"},
 			Vocab: 151936, Heads: 32, KVHeads: 4, MaxPos: 32768, Eps: 1e-6, Theta: 10000, Act: "silu", BOS: -1, EOS: -1,
 			MoE: MoE{Experts: 128, TopK: 8, FFNSize: 768, Step: 1}, GGUFNormTopK: true},
+		{Arch: "gpt-oss", HF: []string{"GptOssForCausalLM"}, ModelTypes: []string{"gpt_oss"}, GGUF: []string{"gpt-oss"},
+			Vocab: 201088, Heads: 64, KVHeads: 8, HeadDim: 64, MaxPos: 131072, Eps: 1e-5, Theta: 150000, Act: "silu",
+			Bias: true, BOS: -1, EOS: -1, Sliding: KeySliding, Window: 128, Pattern: 2,
+			MoE: MoE{Experts: 32, TopK: 4, FFNSize: 2880, Step: 1}, MoEFFNKey: "intermediate_size"},
 	} {
 		Register(f)
 	}

@@ -88,7 +88,7 @@ func TestFromGGUFBad(t *testing.T) {
 	}{
 		{"no architecture", llamaKVs("llama", "general.architecture", nil), nil, ErrInvalid, "general.architecture missing"},
 		{"architecture not string", llamaKVs("llama", "general.architecture", uint32(1)), nil, ErrInvalid, "general.architecture missing"},
-		{"unknown architecture", llamaKVs("gpt2"), nil, ErrUnsupported, `"gpt2" (supported: gemma2, gemma3, gemma4, llama, phi3, qwen2, qwen3, qwen35, qwen3moe)`},
+		{"unknown architecture", llamaKVs("gpt2"), nil, ErrUnsupported, `"gpt2" (supported: gemma2, gemma3, gemma4, gpt-oss, llama, phi3, qwen2, qwen3, qwen35, qwen3moe)`},
 		{"missing embedding", llamaKVs("llama", "llama.embedding_length", nil), nil, ErrInvalid, "llama.embedding_length: missing"},
 		{"missing eps", llamaKVs("llama", "llama.attention.layer_norm_rms_epsilon", nil), nil, ErrInvalid, "layer_norm_rms_epsilon: missing"},
 		{"heads string", llamaKVs("llama", "llama.attention.head_count", "8"), nil, ErrInvalid, "head_count: want a non-negative integer"},

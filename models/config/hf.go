@@ -301,11 +301,17 @@ func patternOf(r *reader, types []string, layers int) int {
 }
 
 // hfQuantization reads MLX's quantization block, or quantization_config when
-// it holds the same keys. Other quantization methods are refused.
+// it holds the same keys; gpt-oss's MXFP4, which its tensors describe,
+// reads as none. Other quantization methods are refused.
 func hfQuantization(r *reader) *Quantization {
 	q := r.sub("quantization")
 	if q == nil {
 		if q = r.sub("quantization_config"); q == nil {
+			return nil
+		}
+		if q.str("quant_method", "") == "mxfp4" {
+			// The MXFP4 experts of gpt-oss checkpoints are read from
+			// their own _blocks and _scales tensors; the rest is float.
 			return nil
 		}
 		if q.has("quant_method") {
