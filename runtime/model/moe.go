@@ -48,6 +48,11 @@ type MoE struct {
 	RouterScale, ExpertScale []float32
 
 	packOnce []sync.Once // one per expert; nil: the experts stay unpacked
+	// fill, when set, writes expert x's weights into its matrices, which
+	// were bound with their memory allocated but not yet written: done
+	// once, before the expert's first use (a checkpoint's layout the
+	// kernels do not read, converted only for the experts in use).
+	fill func(x int)
 }
 
 // ready packs expert x, the first time it is used, and gives back the
@@ -57,6 +62,9 @@ func (l *MoE) ready(x int) {
 		return
 	}
 	l.packOnce[x].Do(func() {
+		if l.fill != nil {
+			l.fill(x)
+		}
 		e := &l.Experts[x]
 		for _, w := range [...]*kernels.Matrix{e.Gate, e.Up, e.Down} {
 			if w.Pack() {

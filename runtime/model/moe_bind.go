@@ -21,7 +21,7 @@ func (b *binder) moe(m *Model, n *Names, i int) *MoE {
 	var gate, up, down []*kernels.Matrix
 	switch {
 	case n.ExpGateUpT != "":
-		gate, up, down = b.transposedExperts(n, i, ne, ff, hid)
+		gate, up, down, l.fill = b.transposedExperts(n, i, ne, ff, hid)
 	case n.ExpGateUp != "" && b.src.Has(layer(n.ExpGateUp, i)):
 		gate, up = b.fusedExperts(layer(n.ExpGateUp, i), ne, ff, hid)
 	default:

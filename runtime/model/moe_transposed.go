@@ -5,6 +5,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/mlxrun/mlx/models/mmap"
 	"github.com/mlxrun/mlx/models/safetensors"
 	"github.com/mlxrun/mlx/runtime/kernels"
 )
@@ -15,21 +16,23 @@ const mxfp4Block = 17
 
 // transposedExperts binds the experts of sparse layer i stored as gpt-oss
 // checkpoints store them (Names.ExpGateUpT, Names.ExpDownT): MXFP4 blocks
-// and scales when the file has them, else float tensors of [experts, in,
-// out], which are transposed into float32 matrices at load.
-func (b *binder) transposedExperts(n *Names, i, ne, ff, hid int) (gate, up, down []*kernels.Matrix) {
+// and scales when the file has them, converted for the kernels the first
+// time each expert is used (fill, for MoE.fill), else float tensors of
+// [experts, in, out], transposed into float32 matrices at load.
+func (b *binder) transposedExperts(n *Names, i, ne, ff, hid int) (gate, up, down []*kernels.Matrix, fill func(int)) {
 	gu, dn := layer(n.ExpGateUpT, i), layer(n.ExpDownT, i)
 	if b.err != nil {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	if b.src.Has(gu + "_blocks") {
-		gate, up = b.mxfp4Experts(gu, ne, 2*ff, hid, true)
-		down, _ = b.mxfp4Experts(dn, ne, hid, ff, false)
-		return gate, up, down
+		var fillGU, fillD func(int)
+		gate, up, fillGU = b.mxfp4Experts(gu, ne, 2*ff, hid, true)
+		down, _, fillD = b.mxfp4Experts(dn, ne, hid, ff, false)
+		return gate, up, down, func(x int) { fillGU(x); fillD(x) }
 	}
 	w, d := b.tensor(gu, []int{ne, hid, 2 * ff}), b.tensor(dn, []int{ne, ff, hid})
 	if b.err != nil {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	gate, up, down = make([]*kernels.Matrix, ne), make([]*kernels.Matrix, ne), make([]*kernels.Matrix, ne)
 	for x := range ne {
@@ -38,7 +41,7 @@ func (b *binder) transposedExperts(n *Names, i, ne, ff, hid int) (gate, up, down
 		up[x] = b.floatMatrix(transposed(wx, hid, 2*ff, 1, 2), ff, hid)
 		down[x] = b.floatMatrix(transposed(dx, ff, hid, 0, 1), hid, ff)
 	}
-	return gate, up, down
+	return gate, up, down, nil
 }
 
 // transposed returns the columns first, first+step, ... of w (rows ×
@@ -69,52 +72,55 @@ func (b *binder) floatMatrix(v []float32, rows, cols int) *kernels.Matrix {
 // mxfp4Experts binds the ne experts of rows × cols stored as NAME_blocks
 // (U8 [ne, rows, cols/32, 16]) and NAME_scales (U8 [ne, rows, cols/32]).
 // With split, the rows alternate between two matrices (gate and up,
-// interleaved), returned apart.
-func (b *binder) mxfp4Experts(name string, ne, rows, cols int, split bool) (first, second []*kernels.Matrix) {
+// interleaved), returned apart. The matrices' memory is allocated but
+// written only by fill(x), expert x's conversion to the kernels' layout,
+// which then gives the file's pages of that expert back: memory follows
+// the experts in use.
+func (b *binder) mxfp4Experts(name string, ne, rows, cols int, split bool) (first, second []*kernels.Matrix, fill func(int)) {
 	if b.err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	src, ok := b.src.(SafetensorsSource)
 	if !ok || cols%32 != 0 || (split && rows%2 != 0) {
 		b.err = fmt.Errorf("%w: %s: MXFP4 experts %s of %d × %d", ErrUnsupported, b.src.Where(), name, rows, cols)
-		return nil, nil
+		return nil, nil, nil
 	}
 	blocks := b.u8(src, name+"_blocks", []int{ne, rows, cols / 32, 16})
 	scales := b.u8(src, name+"_scales", []int{ne, rows, cols / 32})
 	if b.err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
-	data, err := kernels.MXFP4FromHF(blocks, scales)
-	if err != nil {
-		b.err = fmt.Errorf("%w: %s: %s: %w", ErrWeights, b.src.Where(), name, err)
-		return nil, nil
-	}
-	b.bytes += int64(len(data))
-	rb := cols / 32 * mxfp4Block
+	nb, rb := cols/32, cols/32*mxfp4Block
 	parts, out := 1, rows
 	if split {
 		parts, out = 2, rows/2
 	}
 	mats := make([][]*kernels.Matrix, parts)
-	for x := range ne {
-		ex := data[x*rows*rb : (x+1)*rows*rb]
+	for range ne {
 		for p := range parts {
-			buf := make([]byte, 0, out*rb)
-			for r := p; r < rows; r += parts {
-				buf = append(buf, ex[r*rb:(r+1)*rb]...)
-			}
-			m, err := kernels.NewMatrixUnpacked(kernels.Matrix{Type: kernels.MXFP4, Rows: out, Cols: cols, Data: buf})
+			m, err := kernels.NewMatrixUnpacked(kernels.Matrix{Type: kernels.MXFP4, Rows: out, Cols: cols, Data: make([]byte, out*rb)})
 			if err != nil {
 				b.err = fmt.Errorf("%w: %s: %s: %w", ErrWeights, b.src.Where(), name, err)
-				return nil, nil
+				return nil, nil, nil
 			}
 			mats[p] = append(mats[p], m)
 		}
 	}
-	if split {
-		return mats[0], mats[1]
+	b.bytes += int64(ne * rows * rb)
+	fill = func(x int) {
+		xb, xs := blocks[x*rows*nb*16:(x+1)*rows*nb*16], scales[x*rows*nb:(x+1)*rows*nb]
+		for r := range rows {
+			// The lengths match (checked above), so the conversion cannot fail.
+			row, _ := kernels.MXFP4FromHF(xb[r*nb*16:(r+1)*nb*16], xs[r*nb:(r+1)*nb])
+			copy(mats[r%parts][x].Data[r/parts*rb:], row)
+		}
+		_, _ = mmap.Release(xb)
+		_, _ = mmap.Release(xs)
 	}
-	return mats[0], nil
+	if split {
+		return mats[0], mats[1], fill
+	}
+	return mats[0], nil, fill
 }
 
 // u8 returns the bytes of a U8 tensor of the given shape.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/mlxrun/mlx/models/safetensors"
@@ -88,10 +89,23 @@ func TestMXFP4Experts(t *testing.T) {
 		{"l.0.down_proj_scales", "U8", []int{ne, hid, ff / 32}, dScales},
 	})
 	b := binder{src: SafetensorsSource{M: f, Dir: "test"}}
-	gate, up, down := b.transposedExperts(oaiNames, 0, ne, ff, hid)
+	gate, up, down, fill := b.transposedExperts(oaiNames, 0, ne, ff, hid)
 	if b.err != nil {
 		t.Fatal(b.err)
 	}
+	l := &MoE{Experts: make([]Expert, ne), packOnce: make([]sync.Once, ne), fill: fill}
+	for x := range ne {
+		l.Experts[x] = Expert{Gate: gate[x], Up: up[x], Down: down[x]}
+	}
+	// An expert is converted only once it is used.
+	if !allZero(gate[1].Data) || !allZero(down[1].Data) {
+		t.Fatal("expert 1 is converted before its first use")
+	}
+	l.ready(0)
+	if allZero(gate[0].Data) || !allZero(gate[1].Data) {
+		t.Fatal("using expert 0 did not convert it alone")
+	}
+	l.ready(1)
 	// want returns row r (of cols values) of expert x as dequantized from
 	// the checkpoint's layout.
 	want := func(blocks, scales []byte, rows, cols, x, r int) []float64 {
@@ -137,7 +151,9 @@ func TestMXFP4Experts(t *testing.T) {
 		{"l.0.gate_up_proj_scales", "U8", []int{ne, 2 * ff, hid / 16}, random(ne*2*ff*hid/16, 120, 10)},
 	})
 	b = binder{src: SafetensorsSource{M: bad, Dir: "test"}}
-	b.transposedExperts(oaiNames, 0, ne, ff, hid)
+	if g, _, _, _ := b.transposedExperts(oaiNames, 0, ne, ff, hid); g != nil {
+		t.Error("experts bound from scales of the wrong shape")
+	}
 	if !errors.Is(b.err, ErrWeights) {
 		t.Errorf("scales of the wrong shape: error %v, want ErrWeights", b.err)
 	}
@@ -165,7 +181,7 @@ func TestTransposedExperts(t *testing.T) {
 		{"l.0.router.bias", "F32", []int{ne}, f32Bytes(rBias)},
 	})
 	b := binder{src: SafetensorsSource{M: f, Dir: "test"}}
-	gate, up, down := b.transposedExperts(oaiNames, 0, ne, ff, hid)
+	gate, up, down, _ := b.transposedExperts(oaiNames, 0, ne, ff, hid)
 	l := &MoE{Experts: make([]Expert, ne)}
 	b.expertBiases(l, oaiNames, 0, ff, hid)
 	if b.err != nil {
@@ -226,4 +242,14 @@ func TestClampedSwiGLU(t *testing.T) {
 			t.Errorf("value %d: %v, want %v", i, gate[i], w)
 		}
 	}
+}
+
+// allZero reports whether every byte of b is zero.
+func allZero(b []byte) bool {
+	for _, v := range b {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
 }
