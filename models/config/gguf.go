@@ -237,6 +237,15 @@ func ggufRope(g *ggufReader, ropeDim, context int) (RopeScaling, error) {
 	case typ == RopeYarn:
 		s.BetaFast = g.float("rope.scaling.yarn_beta_fast", 32, false)
 		s.BetaSlow = g.float("rope.scaling.yarn_beta_slow", 1, false)
+		// llama.cpp takes the training context for a missing original
+		// one, and multiplies YaRN's own attention factor by the file's,
+		// where AttnFactor replaces it.
+		if s.OriginalContext == 0 {
+			s.OriginalContext = context
+		}
+		if s.AttnFactor > 0 && s.Factor > 1 {
+			s.AttnFactor *= float32(1 + 0.1*math.Log(float64(s.Factor)))
+		}
 	case typ != "" && typ != RopeLinear:
 		err = fmt.Errorf("%w: %s.rope.scaling.type %.80q (supported: linear, yarn, longrope)", ErrUnsupported, g.arch, typ)
 	}

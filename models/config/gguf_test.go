@@ -1,6 +1,7 @@
 package config
 
 import (
+	"math"
 	"reflect"
 	"slices"
 	"testing"
@@ -36,6 +37,13 @@ func TestFromGGUF(t *testing.T) {
 			func(m *Model) {
 				m.Arch, m.Architecture = "qwen3", "qwen3"
 				m.RopeScaling = RopeScaling{Type: RopeYarn, Factor: 4, OriginalContext: 512, BetaFast: 32, BetaSlow: 1}
+			}},
+		{"yarn as llama.cpp defaults it", llamaKVs("qwen3", "qwen3.rope.scaling.type", "yarn", "qwen3.rope.scaling.factor", float32(4),
+			"qwen3.rope.scaling.attn_factor", float32(0.5)), nil,
+			func(m *Model) {
+				m.Arch, m.Architecture = "qwen3", "qwen3"
+				m.RopeScaling = RopeScaling{Type: RopeYarn, Factor: 4, OriginalContext: 2048, BetaFast: 32, BetaSlow: 1,
+					AttnFactor: float32(0.5 * (1 + 0.1*math.Log(4)))}
 			}},
 		{"rope_freqs", llamaKVs("llama"), []f32Tensor{{"rope_freqs.weight", ones}},
 			func(m *Model) { m.RopeScaling = RopeScaling{Type: RopeLlama3, Freqs: ones} }},
