@@ -37,12 +37,19 @@ type fixtureCase struct {
 	ErrorSource    string  `json:"error_source"`
 }
 
+// loadFixtures reads the shared template fixture and this package's own
+// testdata/templates, which holds the templates of families the shared
+// fixture lacks in the same format (testdata/templates_render.py made them).
 func loadFixtures(t *testing.T) []fixtureFile {
 	t.Helper()
 	dir := fixture.Path(t, "templates")
-	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		t.Fatal(err)
+	var paths []string
+	for _, d := range []string{dir, filepath.Join("testdata", "templates")} {
+		found, err := filepath.Glob(filepath.Join(d, "*.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, found...)
 	}
 	var out []fixtureFile
 	for _, p := range paths {
