@@ -69,7 +69,7 @@ func (m *Model) params(active bool) int64 {
 			}
 		}
 		for _, v := range [...][]float32{l.AttnNorm, l.FFNNorm, l.PostAttnNorm, l.PostFFNNorm, l.QBias, l.KBias, l.VBias,
-			l.QNorm, l.KNorm, l.PLPostNorm} {
+			l.QNorm, l.KNorm, l.PLPostNorm, l.OBias, l.Sinks} {
 			n += int64(len(v))
 		}
 		if l.MoE != nil {

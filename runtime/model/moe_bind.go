@@ -138,10 +138,13 @@ func (l *MoE) params(active bool, k int) int64 {
 	for _, w := range l.Matrices(nil) {
 		n += int64(w.Rows) * int64(w.Cols)
 	}
+	for _, e := range l.Experts {
+		n += int64(len(e.GateBias) + len(e.UpBias) + len(e.DownBias))
+	}
 	if active {
 		n = n / int64(len(l.Experts)) * int64(k)
 	}
-	n += int64(len(l.SharedGate))
+	n += int64(len(l.SharedGate) + len(l.RouterBias))
 	return n
 }
 
