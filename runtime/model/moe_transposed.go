@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"slices"
-	"unsafe"
 
 	"github.com/mlxrun/mlx/models/mmap"
 	"github.com/mlxrun/mlx/models/safetensors"
@@ -16,32 +15,91 @@ const mxfp4Block = 17
 
 // transposedExperts binds the experts of sparse layer i stored as gpt-oss
 // checkpoints store them (Names.ExpGateUpT, Names.ExpDownT): MXFP4 blocks
-// and scales when the file has them, converted for the kernels the first
-// time each expert is used (fill, for MoE.fill), else float tensors of
-// [experts, in, out], transposed into float32 matrices at load.
+// and scales when the file has them, else float tensors of [experts, in,
+// out]. Either layout is converted for the kernels the first time each
+// expert is used (fill, for MoE.fill), so that memory follows the experts
+// in use.
 func (b *binder) transposedExperts(n *Names, i, ne, ff, hid int) (gate, up, down []*kernels.Matrix, fill func(int)) {
 	gu, dn := layer(n.ExpGateUpT, i), layer(n.ExpDownT, i)
 	if b.err != nil {
 		return nil, nil, nil, nil
 	}
+	var fillGU, fillD func(int)
 	if b.src.Has(gu + "_blocks") {
-		var fillGU, fillD func(int)
 		gate, up, fillGU = b.mxfp4Experts(gu, ne, 2*ff, hid, true)
 		down, _, fillD = b.mxfp4Experts(dn, ne, hid, ff, false)
-		return gate, up, down, func(x int) { fillGU(x); fillD(x) }
+	} else {
+		gate, up, fillGU = b.floatExperts(gu, ne, hid, 2*ff, true)
+		down, _, fillD = b.floatExperts(dn, ne, ff, hid, false)
 	}
-	w, d := b.tensor(gu, []int{ne, hid, 2 * ff}), b.tensor(dn, []int{ne, ff, hid})
 	if b.err != nil {
 		return nil, nil, nil, nil
 	}
-	gate, up, down = make([]*kernels.Matrix, ne), make([]*kernels.Matrix, ne), make([]*kernels.Matrix, ne)
-	for x := range ne {
-		wx, dx := w[x*hid*2*ff:(x+1)*hid*2*ff], d[x*ff*hid:(x+1)*ff*hid]
-		gate[x] = b.floatMatrix(transposed(wx, hid, 2*ff, 0, 2), ff, hid)
-		up[x] = b.floatMatrix(transposed(wx, hid, 2*ff, 1, 2), ff, hid)
-		down[x] = b.floatMatrix(transposed(dx, ff, hid, 0, 1), hid, ff)
+	return gate, up, down, func(x int) { fillGU(x); fillD(x) }
+}
+
+// floatExperts binds the ne experts of a float tensor of [ne, in, out]
+// (multiplied as x·W) as matrices of out × in in the tensor's own type;
+// with split, the out columns alternate between two matrices (gate and up,
+// interleaved), returned apart. The matrices are written by fill(x), at
+// expert x's first use, which then gives the file's pages of the expert
+// back.
+func (b *binder) floatExperts(name string, ne, in, out int, split bool) (first, second []*kernels.Matrix, fill func(int)) {
+	if b.err != nil {
+		return nil, nil, nil
 	}
-	return gate, up, down, nil
+	src, ok := b.src.(SafetensorsSource)
+	if !ok || (split && out%2 != 0) {
+		b.err = fmt.Errorf("%w: %s: transposed experts %s of %d × %d", ErrUnsupported, b.src.Where(), name, in, out)
+		return nil, nil, nil
+	}
+	t, found := src.M.Tensor(name)
+	dt, known := kernels.DType(0), false
+	if found {
+		dt, known = stKinds[t.DType]
+	}
+	switch {
+	case !found:
+		b.err = missing(src, name)
+	case !known:
+		b.err = fmt.Errorf("%w: %s: tensor %s has type %v, which the kernels cannot compute", ErrUnsupported, src.Where(), name, t.DType)
+	case !slices.Equal(t.Shape, []int{ne, in, out}):
+		b.err = badShape(src, name, t.Shape, []int{ne, in, out})
+	}
+	if b.err != nil {
+		return nil, nil, nil
+	}
+	es := len(t.Data) / (ne * in * out)
+	parts, rows := 1, out
+	if split {
+		parts, rows = 2, out/2
+	}
+	mats := make([][]*kernels.Matrix, parts)
+	for range ne {
+		for p := range parts {
+			m, err := kernels.NewMatrixUnpacked(kernels.Matrix{Type: dt, Rows: rows, Cols: in, Data: make([]byte, rows*in*es)})
+			if err != nil {
+				b.err = fmt.Errorf("%w: %s: %s: %w", ErrWeights, src.Where(), name, err)
+				return nil, nil, nil
+			}
+			mats[p] = append(mats[p], m)
+		}
+	}
+	b.bytes += int64(len(t.Data))
+	fill = func(x int) {
+		part := t.Data[x*in*out*es : (x+1)*in*out*es]
+		for c := range in {
+			for o := range out {
+				s, d := (c*out+o)*es, (o/parts*in+c)*es
+				copy(mats[o%parts][x].Data[d:d+es], part[s:s+es])
+			}
+		}
+		_, _ = mmap.Release(part)
+	}
+	if split {
+		return mats[0], mats[1], fill
+	}
+	return mats[0], nil, fill
 }
 
 // transposed returns the columns first, first+step, ... of w (rows ×
@@ -54,19 +112,6 @@ func transposed(w []float32, rows, cols, first, step int) []float32 {
 		}
 	}
 	return out
-}
-
-// floatMatrix wraps rows × cols float32 values as an expert's matrix.
-func (b *binder) floatMatrix(v []float32, rows, cols int) *kernels.Matrix {
-	if b.err != nil {
-		return nil
-	}
-	data := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v))
-	m, err := kernels.NewMatrixUnpacked(kernels.Matrix{Type: kernels.F32, Rows: rows, Cols: cols, Data: data})
-	if err != nil {
-		b.err = fmt.Errorf("%w: %s: %w", ErrWeights, b.src.Where(), err)
-	}
-	return m
 }
 
 // mxfp4Experts binds the ne experts of rows × cols stored as NAME_blocks

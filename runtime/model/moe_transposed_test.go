@@ -181,11 +181,17 @@ func TestTransposedExperts(t *testing.T) {
 		{"l.0.router.bias", "F32", []int{ne}, f32Bytes(rBias)},
 	})
 	b := binder{src: SafetensorsSource{M: f, Dir: "test"}}
-	gate, up, down, _ := b.transposedExperts(oaiNames, 0, ne, ff, hid)
+	gate, up, down, fill := b.transposedExperts(oaiNames, 0, ne, ff, hid)
 	l := &MoE{Experts: make([]Expert, ne)}
 	b.expertBiases(l, oaiNames, 0, ff, hid)
 	if b.err != nil {
 		t.Fatal(b.err)
+	}
+	if gate[0].Type != kernels.F32 || !allZero(down[1].Data) {
+		t.Fatalf("experts of type %v, converted before use: %v; want F32, not yet", gate[0].Type, !allZero(down[1].Data))
+	}
+	for x := range ne {
+		fill(x)
 	}
 	row := make([]float32, hid)
 	for x := range ne {
