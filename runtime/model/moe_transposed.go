@@ -70,20 +70,13 @@ func (b *binder) floatExperts(name string, ne, in, out int, split bool) (first, 
 		return nil, nil, nil
 	}
 	es := len(t.Data) / (ne * in * out)
-	parts, rows := 1, out
+	parts := 1
 	if split {
-		parts, rows = 2, out/2
+		parts = 2
 	}
-	mats := make([][]*kernels.Matrix, parts)
-	for range ne {
-		for p := range parts {
-			m, err := kernels.NewMatrixUnpacked(kernels.Matrix{Type: dt, Rows: rows, Cols: in, Data: make([]byte, rows*in*es)})
-			if err != nil {
-				b.err = fmt.Errorf("%w: %s: %s: %w", ErrWeights, src.Where(), name, err)
-				return nil, nil, nil
-			}
-			mats[p] = append(mats[p], m)
-		}
+	mats := b.emptyExperts(name, kernels.Matrix{Type: dt, Rows: out / parts, Cols: in}, ne, parts, out/parts*in*es)
+	if b.err != nil {
+		return nil, nil, nil
 	}
 	b.bytes += int64(len(t.Data))
 	fill = func(x int) {
@@ -136,20 +129,13 @@ func (b *binder) mxfp4Experts(name string, ne, rows, cols int, split bool) (firs
 		return nil, nil, nil
 	}
 	nb, rb := cols/32, cols/32*mxfp4Block
-	parts, out := 1, rows
+	parts := 1
 	if split {
-		parts, out = 2, rows/2
+		parts = 2
 	}
-	mats := make([][]*kernels.Matrix, parts)
-	for range ne {
-		for p := range parts {
-			m, err := kernels.NewMatrixUnpacked(kernels.Matrix{Type: kernels.MXFP4, Rows: out, Cols: cols, Data: make([]byte, out*rb)})
-			if err != nil {
-				b.err = fmt.Errorf("%w: %s: %s: %w", ErrWeights, b.src.Where(), name, err)
-				return nil, nil, nil
-			}
-			mats[p] = append(mats[p], m)
-		}
+	mats := b.emptyExperts(name, kernels.Matrix{Type: kernels.MXFP4, Rows: rows / parts, Cols: cols}, ne, parts, rows/parts*rb)
+	if b.err != nil {
+		return nil, nil, nil
 	}
 	b.bytes += int64(ne * rows * rb)
 	fill = func(x int) {
@@ -166,6 +152,24 @@ func (b *binder) mxfp4Experts(name string, ne, rows, cols int, split bool) (firs
 		return mats[0], mats[1], fill
 	}
 	return mats[0], nil, fill
+}
+
+// emptyExperts returns parts lists of ne matrices shaped as shape, each
+// with size bytes of memory allocated and not yet written.
+func (b *binder) emptyExperts(name string, shape kernels.Matrix, ne, parts, size int) [][]*kernels.Matrix {
+	mats := make([][]*kernels.Matrix, parts)
+	for range ne {
+		for p := range parts {
+			shape.Data = make([]byte, size)
+			m, err := kernels.NewMatrixUnpacked(shape)
+			if err != nil {
+				b.err = fmt.Errorf("%w: %s: %s: %w", ErrWeights, b.src.Where(), name, err)
+				return nil
+			}
+			mats[p] = append(mats[p], m)
+		}
+	}
+	return mats
 }
 
 // u8 returns the bytes of a U8 tensor of the given shape.
