@@ -217,12 +217,18 @@ func (s *State) gatedMLP(ex *Expert, x []float32, n int, gate, up, out []float32
 }
 
 // clampedSwiGLU sets gate = g·σ(α·g)·(u+1) with g the gate clamped to at
-// most limit and u the up value clamped to ±limit (Blocks.SwiGLULimit).
+// most limit and u the up value clamped to ±limit (Blocks.SwiGLULimit),
+// computed as g·(u+1) / (1 + e^(-α·g)) through the vectorised exponential;
+// up is overwritten.
 func clampedSwiGLU(gate, up []float32, limit float32) {
 	for i, g := range gate {
 		g = min(g, limit)
-		u := max(-limit, min(up[i], limit))
-		gate[i] = g * sigmoid(SwiGLUAlpha*g) * (u + 1)
+		up[i] = g * (max(-limit, min(up[i], limit)) + 1)
+		gate[i] = -SwiGLUAlpha * g
+	}
+	kernels.Exp(gate)
+	for i, e := range gate {
+		gate[i] = up[i] / (1 + e)
 	}
 }
 

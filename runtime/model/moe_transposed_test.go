@@ -234,8 +234,8 @@ func TestTransposedExperts(t *testing.T) {
 // with gates and ups inside and outside the limit.
 func TestClampedSwiGLU(t *testing.T) {
 	const limit = 7
-	gate := []float32{-9, -1, 0.5, 6.9, 8, 30}
-	up := []float32{-12, -6.5, 0, 3, 7.5, -8}
+	gate := []float32{-80, -9, -1, 0.5, 6.9, 8, 30}
+	up := []float32{2, -12, -6.5, 0, 3, 7.5, -8}
 	want := make([]float64, len(gate))
 	for i := range gate {
 		g := math.Min(float64(gate[i]), limit)
