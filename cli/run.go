@@ -29,7 +29,7 @@ func init() { register(newRunCmd) }
 
 // runBounds are the ranges of the numeric flags of mlx run.
 var runBounds = []bound{
-	atLeast("temperature", 0), {"top-p", 0, 1}, {"min-p", 0, 1}, atLeast("top-k", 0),
+	samplingBound("temperature", "temperature"), samplingBound("top-p", "top_p"), samplingBound("min-p", "min_p"), atLeast("top-k", 0),
 	atLeast("max-tokens", 0), atLeast("ctx", 0), atLeast("threads", 1),
 }
 

@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/mlxrun/mlx/models/config"
 )
 
 // plainArgs wraps the argument checks of cmd and of its sub-commands so
@@ -65,6 +67,13 @@ type bound struct {
 func atLeast(flag string, min float64) bound { return bound{flag, min, inf} }
 
 var inf = float64(1 << 62)
+
+// samplingBound is the bound of a flag that sets the sampling parameter
+// name, from the one table of ranges (config.SamplingRange).
+func samplingBound(flag, name string) bound {
+	r, _ := config.SamplingRange(name)
+	return bound{flag, r.Lo, min(r.Hi, inf)}
+}
 
 // checkBounds refuses numeric flags outside their bounds, before a command
 // does any work (a download, a load, starting a server).

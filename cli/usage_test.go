@@ -32,6 +32,7 @@ func TestBadValuesRefused(t *testing.T) {
 		{[]string{"run", "--threads", "-1", model, "hi"}, "invalid value -1 for --threads: it must be at least 1"},
 		{[]string{"run", "--max-tokens", "-3", model, "hi"}, "invalid value -3 for --max-tokens: it must be 0 or more"},
 		{[]string{"run", "--top-p", "1.5", model, "hi"}, "it must be between 0 and 1"},
+		{[]string{"run", "--temperature", "3", model, "hi"}, "invalid value 3 for --temperature: it must be between 0 and 2"},
 		{[]string{"bench", "--threads", "-1", model}, "invalid value -1 for --threads"},
 		{[]string{"bench", "--ctx-nope", model}, "unknown flag"},
 		{[]string{"serve", "--ctx", "-5", "--detach", "--port", "1"}, "invalid value -5 for --ctx"},

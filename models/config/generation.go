@@ -96,21 +96,22 @@ func optInt(r *reader, key string) *int {
 	return &v
 }
 
-// Validate checks that every value that is set is in range.
+// Validate checks that every value that is set is in the range the
+// sampler accepts (SamplingRange); a top_p of 0 is taken as not set.
 func (g *Generation) Validate() error {
 	checks := []struct {
-		name   string
-		v      *float64
-		lo, hi float64
+		name string
+		v    *float64
 	}{
-		{"temperature", g.Temperature, 0, 100},
-		{"top_p", g.TopP, 0, 1},
-		{"min_p", g.MinP, 0, 1},
-		{"repetition_penalty", g.RepetitionPenalty, 1e-3, 100},
+		{"temperature", g.Temperature},
+		{"top_p", g.TopP},
+		{"min_p", g.MinP},
+		{"repetition_penalty", g.RepetitionPenalty},
 	}
 	for _, c := range checks {
-		if c.v != nil && !finiteIn(*c.v, c.lo, c.hi) {
-			return fmt.Errorf("%w: %s %v out of range [%g, %g]", ErrInvalid, c.name, *c.v, c.lo, c.hi)
+		r, _ := SamplingRange(c.name)
+		if c.v != nil && !r.Contains(*c.v) && !(c.name == "top_p" && *c.v == 0) {
+			return fmt.Errorf("%w: %s %v is not in %v", ErrInvalid, c.name, *c.v, r)
 		}
 	}
 	if g.TopK != nil && (*g.TopK < 0 || *g.TopK > maxVocab) {

@@ -127,6 +127,7 @@ func TestParseGenerationBad(t *testing.T) {
 	tests := []struct{ name, text, msg string }{
 		{"not object", `[]`, "not a JSON object"},
 		{"negative temperature", `{"temperature": -1}`, "temperature -1"},
+		{"temperature past the API's", `{"temperature": 3}`, "temperature 3 is not in [0, 2]"},
 		{"top_p above 1", `{"top_p": 1.5}`, "top_p 1.5"},
 		{"negative top_k", `{"top_k": -1}`, "top_k -1"},
 		{"fractional top_k", `{"top_k": 2.5}`, "top_k: want an integer"},

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"unicode/utf8"
+
+	"github.com/mlxrun/mlx/models/config"
 )
 
 // ErrInvalid is wrapped by every error about a sampling parameter or an
@@ -22,7 +24,8 @@ const (
 // Params are the sampling parameters of one request. The zero value is not
 // valid (top_p, typical_p and repetition_penalty would be 0): start from
 // Defaults and change what the request sets. Names in errors are the JSON
-// names of the OpenAI and vLLM APIs.
+// names of the OpenAI and vLLM APIs; the ranges of the float parameters are
+// config.SamplingRange's.
 type Params struct {
 	Temperature       float64 // [0, 2]; 0 selects greedy decoding
 	TopK              int     // ≥ 0; 0 disables; larger than the vocabulary keeps all
@@ -73,35 +76,24 @@ func invalid(param, format string, args ...any) error {
 	return &ParamError{Param: param, Msg: fmt.Sprintf(format, args...)}
 }
 
-// inRange reports whether v is finite and lo ≤ v ≤ hi, with the bounds
-// themselves excluded when open.
-func inRange(v, lo, hi float64, loOpen bool) bool {
-	if math.IsNaN(v) || v < lo || v > hi {
-		return false
-	}
-	return !loOpen || v > lo
-}
-
 // Validate checks every parameter that does not depend on the vocabulary
 // (New checks token ids). Errors wrap ErrInvalid and are *ParamError.
 func (p Params) Validate() error {
 	floats := []struct {
-		name      string
-		v, lo, hi float64
-		loOpen    bool
-		want      string
+		name string
+		v    float64
 	}{
-		{"temperature", p.Temperature, 0, 2, false, "[0, 2]"},
-		{"top_p", p.TopP, 0, 1, true, "(0, 1]"},
-		{"min_p", p.MinP, 0, 1, false, "[0, 1]"},
-		{"typical_p", p.TypicalP, 0, 1, true, "(0, 1]"},
-		{"repetition_penalty", p.RepetitionPenalty, 0, math.MaxFloat64, true, "> 0 and finite"},
-		{"frequency_penalty", p.FrequencyPenalty, -2, 2, false, "[-2, 2]"},
-		{"presence_penalty", p.PresencePenalty, -2, 2, false, "[-2, 2]"},
+		{"temperature", p.Temperature},
+		{"top_p", p.TopP},
+		{"min_p", p.MinP},
+		{"typical_p", p.TypicalP},
+		{"repetition_penalty", p.RepetitionPenalty},
+		{"frequency_penalty", p.FrequencyPenalty},
+		{"presence_penalty", p.PresencePenalty},
 	}
 	for _, f := range floats {
-		if !inRange(f.v, f.lo, f.hi, f.loOpen) {
-			return invalid(f.name, "%v is not in %s", f.v, f.want)
+		if r, _ := config.SamplingRange(f.name); !r.Contains(f.v) {
+			return invalid(f.name, "%v is not in %v", f.v, r)
 		}
 	}
 	ints := []struct {

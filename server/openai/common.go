@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+
+	"github.com/mlxrun/mlx/models/config"
 )
 
 // Limits of request values.
@@ -76,17 +78,16 @@ func (s *Sampling) validate() *Error {
 		return Invalid("max_tokens", CodeInvalidValue, "max_tokens must be at least 1, got %d.", *s.MaxTokens)
 	}
 	checks := []struct {
-		name   string
-		v      *float64
-		lo, hi float64
+		name string
+		v    *float64
 	}{
-		{"temperature", s.Temperature, 0, 2},
-		{"top_p", s.TopP, 0, 1},
-		{"presence_penalty", s.PresencePenalty, -2, 2},
-		{"frequency_penalty", s.FrequencyPenalty, -2, 2},
+		{"temperature", s.Temperature},
+		{"top_p", s.TopP}, // 0 asks for greedy decoding
+		{"presence_penalty", s.PresencePenalty},
+		{"frequency_penalty", s.FrequencyPenalty},
 	}
 	for _, c := range checks {
-		if e := inRange(c.name, c.v, c.lo, c.hi); e != nil {
+		if e := inSamplingRange(c.name, c.v); e != nil {
 			return e
 		}
 	}
@@ -100,6 +101,14 @@ func (s *Sampling) validate() *Error {
 	s.Stop = stop
 	s.LogitBias, e = parseLogitBias(s.LogitBiasRaw)
 	return e
+}
+
+// inSamplingRange checks a sampling parameter against the one table of
+// ranges, config.SamplingRange, with its lower bound allowed: the APIs take
+// a top_p or typical_p of 0 as a request for greedy decoding or no filter.
+func inSamplingRange(name string, v *float64) *Error {
+	r, _ := config.SamplingRange(name)
+	return inRange(name, v, r.Lo, r.Hi)
 }
 
 func inRange(name string, v *float64, lo, hi float64) *Error {

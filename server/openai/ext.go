@@ -69,10 +69,10 @@ func (x *Ext) validate() *Error {
 			return Invalid("chat_template_kwargs.enable_thinking", CodeInvalidType, "chat_template_kwargs.enable_thinking must be a boolean.")
 		}
 	}
-	if e := inRange("min_p", x.MinP, 0, 1); e != nil {
+	if e := inSamplingRange("min_p", x.MinP); e != nil {
 		return e
 	}
-	if e := inRange("typical_p", x.TypicalP, 0, 1); e != nil {
+	if e := inSamplingRange("typical_p", x.TypicalP); e != nil {
 		return e
 	}
 	if x.TypicalP != nil && *x.TypicalP == 0 {

@@ -109,10 +109,10 @@ func (r *ResponseRequest) validateScalars() *Error {
 	if r.MaxToolCalls != nil && *r.MaxToolCalls < 0 {
 		return Invalid("max_tool_calls", CodeInvalidValue, "max_tool_calls must be at least 0, got %d.", *r.MaxToolCalls)
 	}
-	if e := inRange("temperature", r.Temperature, 0, 2); e != nil {
+	if e := inSamplingRange("temperature", r.Temperature); e != nil {
 		return e
 	}
-	if e := inRange("top_p", r.TopP, 0, 1); e != nil {
+	if e := inSamplingRange("top_p", r.TopP); e != nil {
 		return e
 	}
 	if r.TopLogprobs != nil && (*r.TopLogprobs < 0 || *r.TopLogprobs > MaxTopLogprobs) {
