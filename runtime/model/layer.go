@@ -26,7 +26,7 @@ type Layer struct {
 	Scalar         float32 // the layer's output is multiplied by this, 0 for none
 
 	HeadDim, KVHeads int  // the layer's own head size and KV heads
-	FFN              int  // the intermediate size of its MLP
+	FFN              int  // the intermediate size of its dense MLP, 0 in a sparse layer
 	KVLayer          int  // the cache layer the keys and values are in
 	Shared           bool // another layer computes the keys and values (K and V are nil)
 	KEqV             bool // the values are the keys before their norm and RoPE (V is nil)
@@ -103,6 +103,7 @@ func (b *binder) layer(m *Model, n *Names, i int) Layer {
 	}
 	switch {
 	case cfg.LayerSparse(i) && !bl.MoEBeside:
+		l.FFN = 0
 	case n.GateUp != "":
 		b.split(layer(n.GateUp, i), hid, []int{l.FFN, l.FFN}, &l.Gate, &l.Up)
 		l.Down = b.matrix(layer(n.Down, i), hid, l.FFN)
