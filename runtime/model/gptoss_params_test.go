@@ -12,10 +12,10 @@ import (
 	_ "github.com/mlxrun/mlx/runtime/arch/gptoss"
 )
 
-// TestGptOssParams counts the trained gpt-oss model's parameters: every
-// value of its checkpoint (biases and sinks included), and for a token,
-// those less the experts it is not routed to.
-func TestGptOssParams(t *testing.T) {
+// openGptOss opens the trained gpt-oss model's config and weights, closed
+// when the test ends.
+func openGptOss(t *testing.T) (*config.Model, *safetensors.Model, string) {
+	t.Helper()
 	dir := fixture.Path(t, "trained", "gpt-oss")
 	cfg, err := config.FromHFDir(dir)
 	if err != nil {
@@ -25,7 +25,15 @@ func TestGptOssParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
+	return cfg, st, dir
+}
+
+// TestGptOssParams counts the trained gpt-oss model's parameters: every
+// value of its checkpoint (biases and sinks included), and for a token,
+// those less the experts it is not routed to.
+func TestGptOssParams(t *testing.T) {
+	cfg, st, dir := openGptOss(t)
 	m, err := model.Build(cfg, model.SafetensorsSource{M: st, Dir: dir})
 	if err != nil {
 		t.Fatal(err)
