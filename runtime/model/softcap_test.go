@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/mlxrun/mlx/models/config"
-	"github.com/mlxrun/mlx/models/fixture"
-	"github.com/mlxrun/mlx/models/safetensors"
 	"github.com/mlxrun/mlx/runtime/kernels"
 	"github.com/mlxrun/mlx/runtime/kvcache"
 	"github.com/mlxrun/mlx/runtime/model"
@@ -18,21 +16,13 @@ import (
 // changed by edit, and returns the logits of the last one.
 func gemmaLogits(t *testing.T, edit func(*config.Model)) []float32 {
 	t.Helper()
-	dir := fixture.Path(t, "trained", "gemma3")
-	cfg, err := config.FromHFDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edit(cfg)
-	st, err := safetensors.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	m, err := model.Build(cfg, model.SafetensorsSource{M: st, Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, _ := buildTrained(t, "gemma3", edit)
+	return lastLogits(t, m)
+}
+
+// lastLogits runs 24 tokens through m and returns the logits of the last.
+func lastLogits(t *testing.T, m *model.Model) []float32 {
+	t.Helper()
 	pool := kernels.NewPool(2)
 	defer pool.Close()
 	s, err := m.NewState(pool, 32, 1, 64)
