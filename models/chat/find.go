@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mlxrun/mlx/models/internal/bounded"
 	"github.com/mlxrun/mlx/models/internal/folder"
 )
 
@@ -111,14 +112,11 @@ func templatesInFile(path string) ([]Source, error) {
 }
 
 func readLimited(path string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
+	data, err := bounded.ReadFile(path, maxConfigBytes)
+	if errors.Is(err, bounded.ErrTooLarge) {
+		return nil, fmt.Errorf("%w: %w", ErrInput, err)
 	}
-	if st.Size() > maxConfigBytes {
-		return nil, fmt.Errorf("%w: %s is %d bytes, more than %d", ErrInput, path, st.Size(), maxConfigBytes)
-	}
-	return os.ReadFile(path)
+	return data, err
 }
 
 // readConfig reads a JSON object file.

@@ -2,14 +2,15 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mlxrun/mlx/models/internal/bounded"
 )
 
 // maxConfigSize bounds config.json and generation_config.json.
@@ -44,19 +45,11 @@ func FromHFJSON(data []byte) (*Model, error) {
 
 // readFile reads a file of at most maxConfigSize bytes.
 func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	data, err := bounded.ReadFile(path, maxConfigSize)
+	if errors.Is(err, bounded.ErrTooLarge) {
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(data) > maxConfigSize {
-		return nil, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrInvalid, maxConfigSize)
-	}
-	return data, nil
+	return data, err
 }
 
 func fromHF(data []byte) (*Model, error) {

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+
+	"github.com/mlxrun/mlx/models/internal/bounded"
 )
 
 // maxIndex bounds a model.safetensors.index.json.
@@ -93,7 +95,7 @@ func missingWeights(dir string, files []string) string {
 
 // indexShards returns the files named by the weight_map of an index.
 func indexShards(path string) ([]string, error) {
-	b, err := readLimited(path, maxIndex)
+	b, err := bounded.ReadFile(path, maxIndex)
 	if err != nil {
 		return nil, err
 	}

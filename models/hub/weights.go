@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mlxrun/mlx/models/internal/bounded"
 )
 
 // maxConfig bounds a config.json; maxHeader a safetensors header read to
@@ -33,7 +35,7 @@ func weightsFormat(dir string, files []string) (format, quant string) {
 		TorchDType string `json:"torch_dtype"`
 		DType      string `json:"dtype"`
 	}
-	if b, err := readLimited(filepath.Join(dir, "config.json"), maxConfig); err == nil {
+	if b, err := bounded.ReadFile(filepath.Join(dir, "config.json"), maxConfig); err == nil {
 		json.Unmarshal(b, &cfg)
 	}
 	format = FormatSafetensors
@@ -78,18 +80,4 @@ func safetensorsMeta(path string) map[string]string {
 	}
 	json.Unmarshal(b, &h)
 	return h.Meta
-}
-
-// readLimited reads a file of at most limit bytes.
-func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(b)) > limit {
-		err = fmt.Errorf("%s: larger than %d bytes", path, limit)
-	}
-	return b, err
 }

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/mlxrun/mlx/models/config"
+	"github.com/mlxrun/mlx/models/internal/bounded"
 	"github.com/mlxrun/mlx/models/safetensors"
 )
 
@@ -183,12 +183,9 @@ func (in *Info) hfRaw(dir string) (*MLXQuant, error) {
 
 // readLimited reads a file of at most limit bytes.
 func readLimited(path string, limit int64) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
+	data, err := bounded.ReadFile(path, limit)
+	if errors.Is(err, bounded.ErrTooLarge) {
+		return nil, fmt.Errorf("%w: %w", ErrNotModel, err)
 	}
-	if st.Size() > limit {
-		return nil, fmt.Errorf("%w: %s is %d bytes, more than %d", ErrNotModel, path, st.Size(), limit)
-	}
-	return os.ReadFile(path)
+	return data, err
 }

@@ -3,12 +3,12 @@ package tokenizer
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/mlxrun/mlx/models/internal/bounded"
 	"github.com/mlxrun/mlx/models/internal/folder"
 )
 
@@ -86,17 +86,12 @@ func ParseJSON(tokenizerJSON, configJSON []byte, name string) (*Tokenizer, error
 
 // readBounded reads a whole file, refusing files over maxJSONSize.
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	data, err := bounded.ReadFile(path, maxJSONSize)
+	if errors.Is(err, bounded.ErrTooLarge) {
+		return nil, fmt.Errorf("tokenizer: %w: %w", ErrFormat, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxJSONSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("tokenizer: %s: %w", path, err)
-	}
-	if len(data) > maxJSONSize {
-		return nil, fmt.Errorf("tokenizer: %s: %w: larger than %d MiB", path, ErrFormat, maxJSONSize>>20)
 	}
 	return data, nil
 }
