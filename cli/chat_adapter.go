@@ -52,6 +52,9 @@ func runChat(cmd *cobra.Command, ref string, o runOptions) error {
 		return orInterrupted(ctx, err)
 	}
 	defer e.Close()
+	if err := e.Chat().Err(); err != nil {
+		return err // the model's chat templates do not compile
+	}
 	g := newChatGenerator(e, runParams(cmd.Flags(), o, e.Chat()))
 	err = tui.Run(ctx, g, chatOptions(e, ref, g, o))
 	if errors.Is(err, context.Canceled) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"net/http"
 	"os"
@@ -234,5 +235,30 @@ func post(t *testing.T, url string, body any) {
 	out.ReadFrom(resp.Body)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("%s: %d %s", url, resp.StatusCode, out.String())
+	}
+}
+
+// TestBrokenTemplate loads a model whose chat template does not compile:
+// the engine loads (raw prompts still work), and pipe mode and the server
+// refuse to render with the template.
+func TestBrokenTemplate(t *testing.T) {
+	dir := variant(t, fixture.Path(t, "models", "llama-tiny"), map[string]string{"chat_template.jinja": "{% if %}"})
+	e, err := runtime.Load(t.Context(), dir, runtime.Options{Threads: 1, Ctx: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if !errors.Is(e.Chat().Err(), chat.ErrTemplate) {
+		t.Fatalf("chat model error %v, want %v", e.Chat().Err(), chat.ErrTemplate)
+	}
+	cmd := newRunCmd()
+	if _, err := pipeRequest(t.Context(), cmd, e.Chat(), "hi", runOptions{}); !errors.Is(err, chat.ErrTemplate) {
+		t.Errorf("pipe mode: %v, want %v", err, chat.ErrTemplate)
+	}
+	if req, err := pipeRequest(t.Context(), cmd, e.Chat(), "hi", runOptions{raw: true}); err != nil || len(req.Prompt) == 0 {
+		t.Errorf("pipe mode with --raw: %v, %v", req.Prompt, err)
+	}
+	if _, err := server.NewEngineModel(e); !errors.Is(err, chat.ErrTemplate) {
+		t.Errorf("server: %v, want %v", err, chat.ErrTemplate)
 	}
 }
