@@ -12,10 +12,12 @@ type Format string
 // The formats.
 const (
 	FormatNone    Format = ""
-	FormatHermes  Format = "hermes"  // <tool_call>{"name":…,"arguments":…}</tool_call> (Qwen, Hermes)
-	FormatLlama3  Format = "llama3"  // {"name":…,"parameters":…} or <|python_tag|>… (Llama 3.x)
-	FormatMistral Format = "mistral" // [TOOL_CALLS][{…}] or [TOOL_CALLS]name[ARGS]{…}
-	FormatHarmony Format = "harmony" // gpt-oss: <|channel|>… to=functions.name …<|message|>{…}
+	FormatHermes  Format = "hermes"     // <tool_call>{"name":…,"arguments":…}</tool_call> (Qwen, Hermes)
+	FormatLlama3  Format = "llama3"     // {"name":…,"parameters":…} or <|python_tag|>… (Llama 3.x)
+	FormatMistral Format = "mistral"    // [TOOL_CALLS][{…}] or [TOOL_CALLS]name[ARGS]{…}
+	FormatHarmony Format = "harmony"    // gpt-oss: <|channel|>… to=functions.name …<|message|>{…}
+	FormatQwenXML Format = "qwen3coder" // <tool_call><function=name><parameter=a>v</parameter>… (Qwen3-Coder, Qwen3.5)
+	FormatGemma4  Format = "gemma4"     // <|tool_call>call:name{a:<|"|>v<|"|>}<tool_call|>, <|channel>thought…<channel|>
 )
 
 // Detect returns the format a chat template teaches, from the markers it
@@ -25,6 +27,10 @@ func Detect(template string) Format {
 	switch {
 	case strings.Contains(template, HarmonyChannel) && strings.Contains(template, HarmonyMessage):
 		return FormatHarmony
+	case strings.Contains(template, Gemma4Call):
+		return FormatGemma4
+	case strings.Contains(template, HermesOpen) && strings.Contains(template, xmlFunction):
+		return FormatQwenXML
 	case strings.Contains(template, HermesOpen):
 		return FormatHermes
 	case strings.Contains(template, MistralCalls):
@@ -40,7 +46,7 @@ func Detect(template string) Format {
 // markers returns the texts that start tool calls in answer text.
 func (f Format) markers() []string {
 	switch f {
-	case FormatHermes:
+	case FormatHermes, FormatQwenXML:
 		return []string{HermesOpen}
 	case FormatLlama3:
 		return []string{PythonTag}

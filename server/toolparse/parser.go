@@ -1,8 +1,10 @@
 // Package toolparse splits a model's streamed output into answer text,
 // reasoning (<think>…</think>) and tool calls, in the syntaxes that chat
-// templates teach models: Qwen / Hermes <tool_call> JSON blocks, Llama 3.x
-// JSON objects and <|python_tag|>, Mistral [TOOL_CALLS], and the channels
-// of gpt-oss's Harmony format (harmony.go).
+// templates teach models: Qwen / Hermes <tool_call> JSON blocks, the
+// <function=…> XML of Qwen3-Coder and Qwen3.5 inside them, Llama 3.x
+// JSON objects and <|python_tag|>, Mistral [TOOL_CALLS], the channels
+// of gpt-oss's Harmony format (harmony.go), and Gemma 4's thought channel
+// and <|tool_call> calls (gemma4.go).
 //
 // A Parser takes text deltas in any split and gives the same result as if
 // it got the whole text at once: a tail that may begin a marker is held back
@@ -10,6 +12,7 @@
 package toolparse
 
 import (
+	"encoding/json"
 	"strings"
 )
 
@@ -34,6 +37,10 @@ type Options struct {
 	// InReasoning starts inside the reasoning: the prompt already opened
 	// <think> (Qwen3 and DeepSeek-R1 templates do).
 	InReasoning bool
+	// Schemas are the parameters schemas of the request's tools, by
+	// function name: the XML syntax of Qwen3-Coder (qwenxml.go) types its
+	// argument values by them.
+	Schemas map[string]json.RawMessage
 }
 
 // Call is a complete tool call: the function's name and its arguments, a
@@ -73,6 +80,7 @@ type Parser struct {
 	// not parse: the marker that opened it.
 	endText string
 	h       *harmony // FormatHarmony's parser, which replaces all of the above
+	g       *gemma4  // FormatGemma4's parser, likewise
 }
 
 // New returns a Parser.
@@ -80,6 +88,10 @@ func New(o Options) *Parser {
 	p := &Parser{opt: o}
 	if o.Format == FormatHarmony {
 		p.h = &harmony{reasoning: o.Reasoning}
+		return p
+	}
+	if o.Format == FormatGemma4 {
+		p.g = &gemma4{reasoning: o.Reasoning, mode: modeContent}
 		return p
 	}
 	if o.Reasoning && o.InReasoning {
@@ -94,6 +106,9 @@ func (p *Parser) InReasoning() bool {
 	if p.h != nil {
 		return p.h.inBody && p.h.kind == bodyReasoning
 	}
+	if p.g != nil {
+		return p.g.mode == modeReasoning
+	}
 	return p.mode == modeReasoning
 }
 
@@ -101,6 +116,9 @@ func (p *Parser) InReasoning() bool {
 func (p *Parser) Feed(text string) Delta {
 	if p.h != nil {
 		return p.h.feed(text)
+	}
+	if p.g != nil {
+		return p.g.feed(text)
 	}
 	p.buf += text
 	var d Delta
@@ -114,6 +132,9 @@ func (p *Parser) Flush() Delta {
 	if p.h != nil {
 		return p.h.flush()
 	}
+	if p.g != nil {
+		return p.g.flush()
+	}
 	var d Delta
 	for p.step(&d) {
 	}
@@ -123,8 +144,8 @@ func (p *Parser) Flush() Delta {
 	case modeReasoning:
 		d.Reasoning += buf
 	case modeBlock:
-		if c, ok := parseObjectCall(buf); ok {
-			d.Calls = append(d.Calls, c)
+		if cs, ok := p.parseBlock(buf); ok {
+			d.Calls = append(d.Calls, cs...)
 		} else {
 			d.Content += HermesOpen + buf
 		}
@@ -189,8 +210,8 @@ func (p *Parser) step(d *Delta) bool {
 		}
 		body := p.buf[:i]
 		p.buf = p.buf[i+len(HermesClose):]
-		if c, ok := parseObjectCall(body); ok {
-			d.Calls = append(d.Calls, c)
+		if cs, ok := p.parseBlock(body); ok {
+			d.Calls = append(d.Calls, cs...)
 		} else {
 			d.Content += HermesOpen + body + HermesClose
 		}
@@ -247,4 +268,16 @@ func scan(s string, markers ...string) (before, found, rest string) {
 		}
 	}
 	return s[:len(s)-hold], "", s[len(s)-hold:]
+}
+
+// parseBlock reads the body of a <tool_call> block: a JSON call object, or
+// the <function=…> XML of Qwen3-Coder.
+func (p *Parser) parseBlock(body string) ([]Call, bool) {
+	if c, ok := parseObjectCall(body); ok {
+		return []Call{c}, true
+	}
+	if strings.HasPrefix(strings.TrimSpace(body), xmlFunction) {
+		return parseXMLCalls(body, p.opt.Schemas)
+	}
+	return nil, false
 }
