@@ -100,7 +100,7 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 		return nil, err
 	}
 	popt := toolparse.Options{Format: format, Reasoning: openai.Flag(req.SeparateReasoning, true),
-		InReasoning: strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), toolparse.ThinkOpen)}
+		InReasoning: strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), toolparse.ThinkOpen), Schemas: toolSchemas(req.Tools)}
 	spec.Think = thinkMode(popt.InReasoning, kwargs)
 	if format == toolparse.FormatHarmony {
 		// A Harmony model reasons in its analysis channel before any
@@ -112,7 +112,7 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 		return nil, err
 	}
 	keepSpecial := !openai.Flag(req.SkipSpecialTokens, true) || format == toolparse.FormatLlama3 || format == toolparse.FormatMistral ||
-		format == toolparse.FormatHarmony
+		format == toolparse.FormatHarmony || format == toolparse.FormatGemma4
 	n := req.Choices()
 	g := &chatGen{id: newID("chatcmpl-", 29), created: time.Now().Unix(), model: req.Model, fingerprint: s.opt.Fingerprint,
 		m: m, req: req, promptTokens: len(ids), tokens: newTokenTexts(m)}

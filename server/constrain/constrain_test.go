@@ -99,6 +99,8 @@ func TestCallsParseBack(t *testing.T) {
 		{toolparse.FormatMistral, `[TOOL_CALLS][{"name": "get_weather", "arguments": ` + args + `}, {"name": "now", "arguments": {}}]`},
 		{toolparse.FormatHarmony, "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>" + args +
 			"<|call|><|start|>assistant<|channel|>commentary to=functions.now <|constrain|>json<|message|>{}"},
+		{toolparse.FormatGemma4, "<|tool_call>call:get_weather" + args + "<tool_call|><|tool_call>call:now{}<tool_call|>"},
+		{toolparse.FormatQwenXML, "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": " + args + "}\n</tool_call>\n<tool_call>\n{\"name\": \"now\", \"arguments\": {}}\n</tool_call>"},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.syntax), func(t *testing.T) {
@@ -180,5 +182,25 @@ func TestPrefixRules(t *testing.T) {
 	want := "p-root ::= p-a-b \"x y\\\" z\" [a-z\\]] p-c_1{2,3} # note q\np-c_1 ::= \"c\"\n"
 	if got := prefixRules(src, "p-"); got != want {
 		t.Errorf("prefixRules:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestGemma4Thought checks that a forced Gemma 4 call may follow a thought
+// channel, not a <think> block, when thinking is on, and that the parser
+// reads both back.
+func TestGemma4Thought(t *testing.T) {
+	g := compile(t, &Spec{Calls: CallsRequired, Tools: []Tool{clock}, MaxCalls: 1, Syntax: toolparse.FormatGemma4, Think: ThinkOptional})
+	text := "<|channel>thought\nThe time.<channel|><|tool_call>call:now{}<tool_call|>"
+	if ok, err := g.Match(text); !ok || err != nil {
+		t.Fatalf("Match(%q) = %v, %v", text, ok, err)
+	}
+	if ok, _ := g.Match("<think>The time.</think><|tool_call>call:now{}<tool_call|>"); ok {
+		t.Error("a <think> block matched")
+	}
+	p := toolparse.New(toolparse.Options{Format: toolparse.FormatGemma4, Reasoning: true})
+	d := p.Feed(text)
+	f := p.Flush()
+	if d.Reasoning+f.Reasoning != "The time." || len(d.Calls)+len(f.Calls) != 1 {
+		t.Errorf("parsed %+v %+v", d, f)
 	}
 }

@@ -145,15 +145,19 @@ func Build(s *Spec) (string, error) {
 	if s.Syntax == toolparse.FormatHarmony {
 		return harmonyRoot(s.Think, head) + b.String(), nil
 	}
+	open, end := `"<think>"`, `"</think>" "\n"{0,2}`
+	if s.Syntax == toolparse.FormatGemma4 {
+		open, end = fmt.Sprintf("%q", toolparse.Gemma4Channel+"thought\n"), fmt.Sprintf("%q", toolparse.Gemma4ChannelEnd)
+	}
 	switch s.Think {
 	case ThinkOptional:
-		head = `( "<think>" think )? ` + head
+		head = "( " + open + " think )? " + head
 	case ThinkOpen:
 		head = "think " + head
 	}
 	root := "root ::= " + head + "\n"
 	if s.Think != ThinkNone {
-		root += fmt.Sprintf("think ::= [^<]{0,%d} \"</think>\" \"\\n\"{0,2}\n", ThinkBudget)
+		root += fmt.Sprintf("think ::= [^<]{0,%d} %s\n", ThinkBudget, end)
 	}
 	return root + b.String(), nil
 }

@@ -40,8 +40,13 @@ func callsSource(s *Spec) (string, error) {
 		p := fmt.Sprintf("t%d-", i)
 		b.WriteString(prefixRules(src, p))
 		alts[i] = fmt.Sprintf(`"{\"name\": \"%s\", \"%s\": " %sroot "}"`, t.Name, key, p)
-		if s.Syntax == toolparse.FormatHarmony {
+		switch s.Syntax {
+		case toolparse.FormatHarmony:
 			alts[i] = fmt.Sprintf("%q %sroot", harmonyHeader(t.Name), p)
+		case toolparse.FormatGemma4:
+			// JSON arguments, which the Gemma 4 parser reads beside the
+			// model's own value syntax.
+			alts[i] = fmt.Sprintf("%q %sroot %q", toolparse.Gemma4Call+"call:"+t.Name, p, toolparse.Gemma4CallEnd)
 		}
 	}
 	fmt.Fprintf(&b, "call ::= %s\n", strings.Join(alts, " | "))
@@ -58,6 +63,8 @@ func callsSource(s *Spec) (string, error) {
 		fmt.Fprintf(&b, "calls ::= %q call%s \"]\"\n", toolparse.MistralCalls+"[", more(`", " call`))
 	case toolparse.FormatHarmony:
 		fmt.Fprintf(&b, "calls ::= call%s\n", more(fmt.Sprintf("%q call", toolparse.HarmonyCall+toolparse.HarmonyStart+"assistant")))
+	case toolparse.FormatGemma4:
+		fmt.Fprintf(&b, "calls ::= call%s\n", more("call"))
 	default:
 		fmt.Fprintf(&b, "calls ::= hcall%s\n", more(`"\n" hcall`))
 		fmt.Fprintf(&b, "hcall ::= %q call %q\n", toolparse.HermesOpen+"\n", "\n"+toolparse.HermesClose)

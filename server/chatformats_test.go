@@ -1,0 +1,102 @@
+package server
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mlxrun/mlx/models/chat"
+	"github.com/mlxrun/mlx/server/toolparse"
+)
+
+// modelTemplate reads a template that models/chat checks against jinja2
+// (its testdata/templates/<id>.json).
+func modelTemplate(t *testing.T, id string) templateFixture {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "models", "chat", "testdata", "templates", id+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Template string            `json:"template"`
+		Tokens   map[string]string `json:"special_tokens"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	return templateFixture{id: id, src: f.Template, tok: chat.SpecialTokens{BOS: f.Tokens["bos_token"], EOS: f.Tokens["eos_token"]}}
+}
+
+// typedTools declares get_weather with a string and an integer parameter,
+// the types by which Qwen3-Coder XML values become JSON.
+const typedTools = `"tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object",` +
+	`"properties":{"location":{"type":"string"},"days":{"type":"integer"}}}}}]`
+
+// TestChatModelFormats serves answers in the Gemma 4 and Qwen3.5 formats
+// with the models' real templates, streamed (one byte per token) and not:
+// the format is detected from the template, the reasoning becomes
+// reasoning_content (Qwen3.5's prompt opens <think> itself), the calls
+// tool_calls with JSON arguments, and the text between them content.
+func TestChatModelFormats(t *testing.T) {
+	cases := []struct {
+		template                        string
+		format                          toolparse.Format
+		reply, reasoning, content, args string
+		keepSpecial                     bool
+	}{
+		{"google-gemma-4-31B-it", toolparse.FormatGemma4, "<|channel>thought\nNeed the weather.<channel|>Checking.\n" +
+			`<|tool_call>call:get_weather{days:2,location:<|"|>Paris<|"|>}<tool_call|><|tool_response>`,
+			"Need the weather.", "Checking.\n", `{"days":2,"location":"Paris"}`, true},
+		{"Qwen3.5-4B", toolparse.FormatQwenXML, "Need the weather.\n</think>\n\nChecking.\n\n<tool_call>\n<function=get_weather>\n" +
+			"<parameter=location>\nParis\n</parameter>\n<parameter=days>\n2\n</parameter>\n</function>\n</tool_call>",
+			"Need the weather.", "Checking.\n\n", `{"location":"Paris","days":2}`, false},
+	}
+	for _, c := range cases {
+		t.Run(c.template, func(t *testing.T) {
+			fx := modelTemplate(t, c.template)
+			if got := toolparse.Detect(fx.src); got != c.format {
+				t.Fatalf("detected format %q, want %q", got, c.format)
+			}
+			m := newTemplateModel(t, fx, c.reply, string(c.format))
+			ts := startModels(t, modelLoader{c.template: m})
+			f := m.fakeModel
+			body := `{"model":"` + c.template + `",` + userHi + `,` + typedTools
+			var r chatResp
+			ts.post(t, "/v1/chat/completions", body+`}`, 200, &r)
+			msg := r.Choices[0].Message
+			if deref(msg.ReasoningContent) != c.reasoning || deref(msg.Content) != c.content {
+				t.Errorf("reasoning %q content %q, want %q %q", deref(msg.ReasoningContent), deref(msg.Content), c.reasoning, c.content)
+			}
+			if len(msg.ToolCalls) != 1 || msg.ToolCalls[0].Function.Name != "get_weather" || msg.ToolCalls[0].Function.Arguments != c.args ||
+				*r.Choices[0].FinishReason != "tool_calls" {
+				t.Errorf("tool calls %+v, finish %s", msg.ToolCalls, *r.Choices[0].FinishReason)
+			}
+			if f.lastReq.KeepSpecial != c.keepSpecial {
+				t.Errorf("KeepSpecial %v, want %v", f.lastReq.KeepSpecial, c.keepSpecial)
+			}
+
+			_, b, _ := ts.do(t, "POST", "/v1/chat/completions", body+`,"stream":true}`)
+			chunks, _ := chatChunks(t, parseSSE(t, b))
+			var reasoning, content, args strings.Builder
+			var names []string
+			for _, ch := range chunks {
+				for _, choice := range ch.Choices {
+					reasoning.WriteString(deref(choice.Delta.ReasoningContent))
+					content.WriteString(deref(choice.Delta.Content))
+					for _, tc := range choice.Delta.ToolCalls {
+						if tc.Function.Name != "" {
+							names = append(names, tc.Function.Name)
+						}
+						args.WriteString(tc.Function.Arguments)
+					}
+				}
+			}
+			if reasoning.String() != c.reasoning || content.String() != c.content || len(names) != 1 || names[0] != "get_weather" ||
+				args.String() != c.args {
+				t.Errorf("streamed reasoning %q content %q calls %v %q", reasoning.String(), content.String(), names, args.String())
+			}
+		})
+	}
+}
