@@ -100,3 +100,31 @@ func TestChatModelFormats(t *testing.T) {
 		})
 	}
 }
+
+// TestModelFormatsHistory sends a tool call and its result back, with the
+// arguments as the JSON string OpenAI clients send, through the Gemma 4
+// and Qwen3.5 templates: each renders the call in its own syntax with the
+// arguments as values (Qwen3.5's template iterates them as a mapping) and
+// the tool's result.
+func TestModelFormatsHistory(t *testing.T) {
+	cases := []struct{ template, call, result string }{
+		{"google-gemma-4-31B-it", `<|tool_call>call:get_weather{location:<|"|>Tokyo<|"|>,unit:<|"|>fahrenheit<|"|>}<tool_call|>`,
+			`<|tool_response>response:get_weather{value:<|"|>` + weatherResult + `<|"|>}<tool_response|>`},
+		{"Qwen3.5-4B", "<tool_call>\n<function=get_weather>\n<parameter=location>\nTokyo\n</parameter>\n<parameter=unit>\nfahrenheit\n</parameter>\n</function>\n</tool_call>",
+			"<tool_response>\n" + weatherResult + "\n</tool_response>"},
+	}
+	for _, c := range cases {
+		t.Run(c.template, func(t *testing.T) {
+			fx := modelTemplate(t, c.template)
+			m := newTemplateModel(t, fx, "ok", string(toolparse.Detect(fx.src)))
+			ts := startModels(t, modelLoader{c.template: m})
+			status, body, _ := ts.do(t, "POST", "/v1/chat/completions", roundTripChat(c.template, "null", "a1b2c3d4e", weatherArgs))
+			if status != 200 {
+				t.Fatalf("%d %s", status, body)
+			}
+			if p := m.lastPrompt(); !strings.Contains(p, c.call) || !strings.Contains(p, c.result) {
+				t.Errorf("prompt %q lacks the call %q or the result %q", p, c.call, c.result)
+			}
+		})
+	}
+}
