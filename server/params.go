@@ -18,11 +18,7 @@ type sampling struct {
 // model's defaults, then what the request sets. Token ids are checked
 // against the vocabulary; sample's own checks run last.
 func params(s sampling, info ModelInfo) (sample.Params, error) {
-	p := info.Defaults
-	if p.TopP == 0 && p.TypicalP == 0 && p.RepetitionPenalty == 0 {
-		p = sample.Defaults() // the model gave none
-	}
-	p.Stop, p.StopTokenIDs, p.LogitBias, p.Seed = nil, nil, nil, nil
+	p := modelDefaults(info)
 	c, x := s.common, s.ext
 	setF(&p.Temperature, c.Temperature)
 	setF(&p.TopP, c.TopP)
@@ -77,6 +73,17 @@ func params(s sampling, info ModelInfo) (sample.Params, error) {
 		return p, err
 	}
 	return p, nil
+}
+
+// modelDefaults are the sampling parameters of a request that sets none:
+// the model's, or sample's when the model gave none.
+func modelDefaults(info ModelInfo) sample.Params {
+	p := info.Defaults
+	if p.TopP == 0 && p.TypicalP == 0 && p.RepetitionPenalty == 0 {
+		p = sample.Defaults()
+	}
+	p.Stop, p.StopTokenIDs, p.LogitBias, p.Seed = nil, nil, nil, nil
+	return p
 }
 
 func setF(dst *float64, v *float64) {

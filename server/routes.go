@@ -25,6 +25,9 @@ const (
 	routeMLXModels   = "/mlx/models"
 	routeOther       = "other"
 
+	routeOllamaChat     = "/api/chat"
+	routeOllamaGenerate = "/api/generate"
+
 	routeResponses      = "/v1/responses"
 	routeResponse       = "/v1/responses/{id}"
 	routeResponseCancel = "/v1/responses/{id}/cancel"
@@ -39,6 +42,8 @@ const (
 var routeMethods = map[string][]string{
 	routeChat:           {http.MethodPost},
 	routeCompletions:    {http.MethodPost},
+	routeOllamaChat:     {http.MethodPost},
+	routeOllamaGenerate: {http.MethodPost},
 	routeResponses:      {http.MethodPost},
 	routeResponse:       {http.MethodGet, http.MethodDelete},
 	routeResponseCancel: {http.MethodPost},
@@ -147,6 +152,10 @@ func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call
 		route, handle = routeMetrics, s.handleMetrics
 	case "/mlx/models":
 		route, handle = routeMLXModels, s.handleMLXModels
+	case routeOllamaChat:
+		route, handle = routeOllamaChat, s.handleOllamaChat
+	case routeOllamaGenerate:
+		route, handle = routeOllamaGenerate, s.handleOllamaGenerate
 	default:
 		id, ok := strings.CutPrefix(path, "/models/")
 		if !ok || id == "" {
