@@ -243,7 +243,7 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 		AllowPaths: o.allowPaths, AllowPull: o.allowPull})
 	srv := server.New(loader, server.Options{APIKey: o.apiKey, AllowedHosts: o.hostList(), CORSOrigins: o.cors, MaxConns: o.maxConns, MaxBody: o.maxBody,
 		SSEKeepAlive: o.sseKeepAlive, MaxLoaded: o.maxLoaded, KeepAlive: o.keepAlive,
-		Fingerprint: "fp_mlx_" + build.Version, Log: log, ResponseStore: &respStore, ConversationStore: &convStore})
+		Fingerprint: "fp_mlx_" + build.Version, Version: build.Version, Log: log, ResponseStore: &respStore, ConversationStore: &convStore})
 	srv.Starting(len(models))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

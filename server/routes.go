@@ -27,6 +27,10 @@ const (
 
 	routeOllamaChat     = "/api/chat"
 	routeOllamaGenerate = "/api/generate"
+	routeOllamaTags     = "/api/tags"
+	routeOllamaShow     = "/api/show"
+	routeOllamaPs       = "/api/ps"
+	routeOllamaVersion  = "/api/version"
 
 	routeResponses      = "/v1/responses"
 	routeResponse       = "/v1/responses/{id}"
@@ -44,6 +48,7 @@ var routeMethods = map[string][]string{
 	routeCompletions:    {http.MethodPost},
 	routeOllamaChat:     {http.MethodPost},
 	routeOllamaGenerate: {http.MethodPost},
+	routeOllamaShow:     {http.MethodPost},
 	routeResponses:      {http.MethodPost},
 	routeResponse:       {http.MethodGet, http.MethodDelete},
 	routeResponseCancel: {http.MethodPost},
@@ -156,6 +161,14 @@ func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call
 		route, handle = routeOllamaChat, s.handleOllamaChat
 	case routeOllamaGenerate:
 		route, handle = routeOllamaGenerate, s.handleOllamaGenerate
+	case routeOllamaTags:
+		route, handle = routeOllamaTags, s.handleOllamaTags
+	case routeOllamaShow:
+		route, handle = routeOllamaShow, s.handleOllamaShow
+	case routeOllamaPs:
+		route, handle = routeOllamaPs, s.handleOllamaPs
+	case routeOllamaVersion:
+		route, handle = routeOllamaVersion, s.handleOllamaVersion
 	default:
 		id, ok := strings.CutPrefix(path, "/models/")
 		if !ok || id == "" {

@@ -74,6 +74,8 @@ type Options struct {
 	KeepAlive time.Duration
 	// Fingerprint is the system_fingerprint of responses.
 	Fingerprint string
+	// Version is the server's version, as GET /api/version reports it.
+	Version string
 	// Log receives one line per request and the load events (nil: none).
 	Log *slog.Logger
 	// ResponseStore bounds the stored responses of the Responses API

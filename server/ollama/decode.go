@@ -41,7 +41,7 @@ type Decoded struct {
 // DecodeChat reads and checks the body of POST /api/chat.
 func DecodeChat(body []byte) (*ChatRequest, Decoded, error) {
 	var req ChatRequest
-	if err := unmarshal(body, &req); err != nil {
+	if err := Unmarshal(body, &req); err != nil {
 		return nil, Decoded{}, err
 	}
 	for i, m := range req.Messages {
@@ -66,7 +66,7 @@ func DecodeChat(body []byte) (*ChatRequest, Decoded, error) {
 // DecodeGenerate reads and checks the body of POST /api/generate.
 func DecodeGenerate(body []byte) (*GenerateRequest, Decoded, error) {
 	var req GenerateRequest
-	if err := unmarshal(body, &req); err != nil {
+	if err := Unmarshal(body, &req); err != nil {
 		return nil, Decoded{}, err
 	}
 	switch {
@@ -83,7 +83,9 @@ func DecodeGenerate(body []byte) (*GenerateRequest, Decoded, error) {
 	return &req, d, err
 }
 
-func unmarshal(body []byte, v any) error {
+// Unmarshal reads one JSON value of a request body into v; a body that is
+// not one JSON value is a BadRequest.
+func Unmarshal(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(v); err != nil {
 		return bad("invalid request body: %v", err)
