@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# End-to-end tests of mlx serve with the official OpenAI Node SDK and the
-# Vercel AI SDK: installs the SDKs (npm ci), builds mlx, starts it in the
-# background on a free loopback port with a fixture model, runs the suite
-# (node --test), checks mlx ps, and stops the server with mlx stop.
+# End-to-end tests of mlx serve with the official OpenAI Node SDK, the
+# Vercel AI SDK and the Ollama client (ollama-js): installs them (npm ci),
+# builds mlx, starts it in the background on a free loopback port with a
+# fixture model, runs the suite (node --test), checks mlx ps, and stops
+# the server with mlx stop.
 #
 #   bash server/e2e/run.sh            (MLX_TESTDATA: the shared fixtures)
 #   MLX_E2E_MODEL_PATH=/path/to/model bash server/e2e/run.sh
