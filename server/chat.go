@@ -189,6 +189,9 @@ func chatPrompt(m Model, req *openai.ChatRequest, kwargs map[string]any) (string
 			harmonyThinking(&msgs[i])
 		}
 	}
+	if m.Info().ToolResponses {
+		msgs = inlineToolResponses(msgs)
+	}
 	cont := openai.Flag(req.ContinueFinalMessage, false)
 	opt := ChatOptions{AddGenerationPrompt: openai.Flag(req.AddGenerationPrompt, !cont), ContinueFinalMessage: cont, Kwargs: kwargs,
 		Template: deref(req.ChatTemplate)}

@@ -128,3 +128,53 @@ func TestModelFormatsHistory(t *testing.T) {
 		})
 	}
 }
+
+// TestGemma4ToolResponses sends a tool round trip to the first Gemma 4
+// template, which reads results from the calling message's tool_responses
+// and renders tool messages as turns of a "tool" role the model does not
+// know: the results reach it as tool responses. The later template reads
+// tool messages itself and gets them unchanged.
+func TestGemma4ToolResponses(t *testing.T) {
+	old, later := modelTemplate(t, "google-gemma-4-31B-it-interleaved"), modelTemplate(t, "google-gemma-4-31B-it")
+	if !toolparse.ReadsToolResponses(old.src) || toolparse.ReadsToolResponses(later.src) {
+		t.Fatalf("ReadsToolResponses: %v for the first template, %v for the later one", toolparse.ReadsToolResponses(old.src),
+			toolparse.ReadsToolResponses(later.src))
+	}
+	m := newTemplateModel(t, old, "ok", string(toolparse.FormatGemma4))
+	m.toolResp = true
+	ts := startModels(t, modelLoader{old.id: m})
+	status, body, _ := ts.do(t, "POST", "/v1/chat/completions", roundTripChat(old.id, "null", "a1b2c3d4e", weatherArgs))
+	if status != 200 {
+		t.Fatalf("%d %s", status, body)
+	}
+	want := `<|tool_call>call:get_weather{location:<|"|>Tokyo<|"|>,unit:<|"|>fahrenheit<|"|>}<tool_call|>` +
+		`<|tool_response>response:get_weather{temperature:77}<tool_response|>`
+	if p := m.lastPrompt(); !strings.Contains(p, want) || strings.Contains(p, "<|turn>tool") {
+		t.Errorf("prompt %q, want the result as a tool response: %q", p, want)
+	}
+}
+
+func TestInlineToolResponses(t *testing.T) {
+	call := func(name string) TemplateToolCall {
+		return TemplateToolCall{Type: "function", Function: TemplateFunctionCall{Name: name}}
+	}
+	msgs := []ChatMessage{
+		{Role: "user", Content: "q"},
+		{Role: "assistant", ToolCalls: []TemplateToolCall{call("a"), call("")}},
+		{Role: "tool", ToolCallID: "id1", Content: `{"x": 1}`},
+		{Role: "tool", ToolCallID: "id2", Content: "plain"},
+		{Role: "assistant", Content: "answer"},
+		{Role: "user", Content: "more"},
+	}
+	got := inlineToolResponses(msgs)
+	if len(got) != 3 || got[1].Content != "answer" || got[2].Content != "more" {
+		t.Fatalf("messages %+v", got)
+	}
+	r := got[1].ToolResponses
+	if len(r) != 2 || r[0].Name != "a" || r[1].Name != "id2" || r[1].Response != "plain" {
+		t.Fatalf("tool responses %+v", r)
+	}
+	if v, ok := r[0].Response.(map[string]any); !ok || v["x"] != 1.0 {
+		t.Errorf("JSON result %#v", r[0].Response)
+	}
+}

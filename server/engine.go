@@ -36,7 +36,8 @@ func NewEngineModel(e *runtime.Engine) (*EngineModel, error) {
 	m.info = ModelInfo{Path: in.Path, Format: in.Format, Quantization: in.WeightType, Arch: in.Arch,
 		Parameters: in.Params, Context: in.Context, VocabSize: e.Config().VocabSize,
 		Memory: in.WeightBytes + in.KVBytes + in.StateBytes, LoadTime: in.LoadTime, Parallel: in.Parallel,
-		Defaults: cm.Defaults(), ToolFormat: toolparse.Detect(cm.Source())}
+		Defaults: cm.Defaults(), ToolFormat: toolparse.Detect(cm.Source()),
+		ToolResponses: toolparse.ReadsToolResponses(cm.Source())}
 	if st, err := os.Stat(in.Path); err == nil {
 		m.info.Created = st.ModTime()
 	}

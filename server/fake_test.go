@@ -23,6 +23,7 @@ type fakeModel struct {
 	ctxLen   int
 	parallel int
 	format   string // ToolFormat
+	toolResp bool   // ToolResponses
 
 	mu       sync.Mutex
 	lastReq  runtime.Request
@@ -46,7 +47,7 @@ func newFake(reply string) *fakeModel {
 func (f *fakeModel) Info() ModelInfo {
 	return ModelInfo{Path: "/models/" + f.id, Format: "gguf", Quantization: "Q8_0", Arch: "llama", Parameters: 1000,
 		Context: f.ctxLen, VocabSize: 256 + fakeOffset, Memory: 1 << 20, Parallel: f.parallel, Defaults: sample.Defaults(),
-		ToolFormat: toolparse.Format(f.format)}
+		ToolFormat: toolparse.Format(f.format), ToolResponses: f.toolResp}
 }
 
 func (f *fakeModel) Tokenize(text string, addSpecial bool) []int32 {

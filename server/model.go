@@ -113,6 +113,10 @@ type ModelInfo struct {
 	Defaults sample.Params
 	// ToolFormat is the tool call syntax of the chat template.
 	ToolFormat toolparse.Format
+	// ToolResponses: the template reads tool results from its assistant
+	// messages' tool_responses, not from tool messages (the first Gemma 4
+	// templates).
+	ToolResponses bool
 	// Created is when the model files were made (the "created" of
 	// /v1/models); zero means the load time.
 	Created time.Time
@@ -133,6 +137,16 @@ type ChatMessage struct {
 	// Thinking is the reasoning again, under the name Harmony templates
 	// (gpt-oss) read it by.
 	Thinking string `json:"thinking,omitempty"`
+	// ToolResponses are the results of the message's tool calls, for
+	// templates that read them there (ModelInfo.ToolResponses).
+	ToolResponses []ToolResponse `json:"tool_responses,omitempty"`
+}
+
+// ToolResponse is the result of a tool call: the function's name and what
+// it returned, a JSON value (the text when it is not JSON).
+type ToolResponse struct {
+	Name     string `json:"name"`
+	Response any    `json:"response"`
 }
 
 // TemplateToolCall is a tool call of an assistant message.

@@ -28,6 +28,16 @@ const (
 	gemma4ThoughtName = "thought"
 )
 
+// ReadsToolResponses reports whether a Gemma 4 template reads tool results
+// from the tool_responses of the assistant message that made the calls
+// (as the first Gemma 4 templates do) rather than from tool messages,
+// which the later templates forward-scan for (they mark that part as for
+// OpenAI Chat Completions).
+func ReadsToolResponses(template string) bool {
+	return strings.Contains(template, "tool_responses") && strings.Contains(template, "'"+Gemma4Call+"call:'") &&
+		!strings.Contains(template, "OpenAI Chat Completions")
+}
+
 // gemma4 is the Parser of FormatGemma4.
 type gemma4 struct {
 	reasoning bool // separate the thought channel
