@@ -52,6 +52,9 @@ type Options struct {
 	Tokenizer *tokenizer.Tokenizer
 	// Spec configures speculative decoding (a draft model, prompt lookup).
 	Spec SpecOptions
+	// Pooling replaces the model's pooling of embeddings (config.PoolMean,
+	// PoolCLS, PoolLast or PoolNone); "" keeps the model's.
+	Pooling string
 }
 
 // MaxParallel bounds Options.Parallel: every running sequence takes a
@@ -89,6 +92,8 @@ func (o Options) check(modelCtx int) error {
 		return fmt.Errorf("%w: context of %d tokens exceeds the model's %d", ErrOptions, o.Ctx, modelCtx)
 	case o.Parallel > MaxParallel:
 		return fmt.Errorf("%w: %d parallel sequences (at most %d)", ErrOptions, o.Parallel, MaxParallel)
+	case o.Pooling != "" && !poolings[o.Pooling]:
+		return fmt.Errorf("%w: pooling %q (want mean, cls, last or none)", ErrOptions, o.Pooling)
 	}
 	return nil
 }

@@ -99,6 +99,11 @@ type Model struct {
 	Quantization *Quantization // MLX affine quantization, nil if the weights are not quantized so
 	TorchDtype   string        // Hugging Face torch_dtype ("bfloat16", ...); empty for GGUF
 	FileType     int           // GGUF general.file_type (llama_ftype), -1 if absent or Hugging Face
+
+	// Pooling is how the model's embeddings pool its tokens (PoolMean,
+	// ...), from GGUF pooling_type or sentence-transformers'
+	// 1_Pooling/config.json; "" when the files say nothing.
+	Pooling string
 }
 
 // RopeScaling describes how rotary frequencies are stretched for long

@@ -45,6 +45,7 @@ func TestFromGGUF(t *testing.T) {
 				m.RopeScaling = RopeScaling{Type: RopeYarn, Factor: 4, OriginalContext: 2048, BetaFast: 32, BetaSlow: 1,
 					AttnFactor: float32(0.5 * (1 + 0.1*math.Log(4)))}
 			}},
+		{"pooling", llamaKVs("llama", "llama.pooling_type", uint32(1)), nil, func(m *Model) { m.Pooling = PoolMean }},
 		{"rope_freqs", llamaKVs("llama"), []f32Tensor{{"rope_freqs.weight", ones}},
 			func(m *Model) { m.RopeScaling = RopeScaling{Type: RopeLlama3, Freqs: ones} }},
 		{"phi3 longrope", llamaKVs("phi3", "phi3.rope.scaling.original_context_length", uint32(1024),
@@ -109,6 +110,7 @@ func TestFromGGUFBad(t *testing.T) {
 		{"rope_freqs zero", llamaKVs("llama"), []f32Tensor{{"rope_freqs.weight", make([]float32, 16)}}, ErrInvalid, "factor 0"},
 		{"longrope without short", llamaKVs("phi3"), []f32Tensor{{"rope_factors_long.weight", make([]float32, 16)}}, ErrInvalid, "rope_factors_short.weight missing"},
 		{"unknown scaling", llamaKVs("llama", "llama.rope.scaling.type", "ntk"), nil, ErrUnsupported, `"ntk"`},
+		{"unknown pooling", llamaKVs("llama", "llama.pooling_type", uint32(9)), nil, ErrInvalid, "9 is not a pooling type"},
 		{"linear without factor", llamaKVs("llama", "llama.rope.scaling.type", "linear"), nil, ErrInvalid, "factor 0"},
 	}
 	for _, tt := range tests {

@@ -27,6 +27,9 @@ func FromHFDir(dir string) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config: %s: %w", path, err)
 	}
+	if m.Pooling, err = sentenceTransformersPooling(dir); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
 	return m, nil
 }
 

@@ -92,7 +92,7 @@ func (a *attnJob) run(b *Batch, li, n int, rows []int) {
 	}
 	a.g = min(attnGroups(a.units, a.threads), count)
 	a.mixed = mixed(b)
-	a.tiled = n >= tiledRows || a.mixed
+	a.tiled = n >= tiledRows || a.mixed || a.s.exact
 	a.s.pool.Parallel(a.units*a.g, a.fn)
 	a.b, a.rows = nil, nil
 }

@@ -11,12 +11,63 @@ import (
 // Out rows: len(Out)×vocab values in the state's memory, valid until the
 // next call. The keys and values of every row are stored in its cache.
 func (s *State) Forward(b *Batch) ([]float32, error) {
-	if err := s.check(b); err != nil {
+	if err := s.check(b, s.maxOut); err != nil {
 		return nil, err
 	}
+	if err := s.trunk(b); err != nil {
+		return nil, err
+	}
+	m, c := s.m, s.m.Config
+	hid := c.HiddenSize
+	for j, r := range b.Out {
+		if len(b.Out) < len(b.Tokens) {
+			r = j // the last layer kept only the output rows, in order
+		}
+		kernels.RMSNorm(s.hout[j*hid:(j+1)*hid], s.x[r*hid:(r+1)*hid], m.OutputNorm, c.RMSNormEps)
+	}
+	out := len(b.Out) * c.VocabSize
+	s.pool.MatMul(m.Output, s.hout, len(b.Out), s.logits[:out])
+	if c.FinalSoftcap > 0 {
+		kernels.Softcap(s.logits[:out], c.FinalSoftcap)
+	}
+	return s.logits[:out], nil
+}
+
+// Hidden runs the batch through the model and returns the final hidden
+// state of every row, after the output norm: len(Tokens)×hidden values in
+// the state's memory, valid until the next call. It is the input of the
+// output layer, which it skips: what embeddings pool. It sets b.Out to
+// every row. Attention takes its float32 path whatever the batch, so that
+// a row's state does not depend on the other sequences in the batch. The keys and values of every row are stored in its cache.
+func (s *State) Hidden(b *Batch) ([]float32, error) {
+	b.Out = b.Out[:0]
+	for i := range b.Tokens {
+		b.Out = append(b.Out, i)
+	}
+	if err := s.check(b, s.maxRows); err != nil {
+		return nil, err
+	}
+	s.exact = true
+	err := s.trunk(b)
+	s.exact = false
+	if err != nil {
+		return nil, err
+	}
+	m, c := s.m, s.m.Config
+	n, hid := len(b.Tokens), c.HiddenSize
+	for r := range n {
+		kernels.RMSNorm(s.xn[r*hid:(r+1)*hid], s.x[r*hid:(r+1)*hid], m.OutputNorm, c.RMSNormEps)
+	}
+	return s.xn[:n*hid], nil
+}
+
+// trunk embeds the batch's tokens and runs every layer, leaving the
+// residual stream in s.x: every row, or on a batch with fewer output rows
+// than tokens, the output rows in order.
+func (s *State) trunk(b *Batch) error {
 	if s.m.stateElems > 0 {
 		if err := s.lin.group(b); err != nil {
-			return nil, err
+			return err
 		}
 		defer s.lin.advance()
 	}
@@ -42,18 +93,7 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 	for li := range m.Layers {
 		s.layer(li, b, n)
 	}
-	for j, r := range b.Out {
-		if len(b.Out) < n {
-			r = j // the last layer kept only the output rows, in order
-		}
-		kernels.RMSNorm(s.hout[j*hid:(j+1)*hid], s.x[r*hid:(r+1)*hid], m.OutputNorm, c.RMSNormEps)
-	}
-	out := len(b.Out) * c.VocabSize
-	s.pool.MatMul(m.Output, s.hout, len(b.Out), s.logits[:out])
-	if c.FinalSoftcap > 0 {
-		kernels.Softcap(s.logits[:out], c.FinalSoftcap)
-	}
-	return s.logits[:out], nil
+	return nil
 }
 
 // layer runs transformer block li on the n rows of s.x. The last layer
@@ -151,16 +191,17 @@ func (s *State) keepRows(l *Layer, rows []int) {
 	}
 }
 
-// check validates a batch against the state's sizes and the model.
-func (s *State) check(b *Batch) error {
+// check validates a batch, with up to maxOut output rows, against the
+// state's sizes and the model.
+func (s *State) check(b *Batch, maxOut int) error {
 	n, c := len(b.Tokens), s.m.Config
 	switch {
 	case n == 0 || n > s.maxRows:
 		return fmt.Errorf("%w: batch of %d rows (1 to %d)", ErrBatch, n, s.maxRows)
 	case len(b.Pos) != n || len(b.Cache) != n:
 		return fmt.Errorf("%w: %d tokens with %d positions and %d caches", ErrBatch, n, len(b.Pos), len(b.Cache))
-	case len(b.Out) == 0 || len(b.Out) > s.maxOut:
-		return fmt.Errorf("%w: %d output rows (1 to %d)", ErrBatch, len(b.Out), s.maxOut)
+	case len(b.Out) == 0 || len(b.Out) > maxOut:
+		return fmt.Errorf("%w: %d output rows (1 to %d)", ErrBatch, len(b.Out), maxOut)
 	}
 	for j, r := range b.Out {
 		if r < 0 || r >= n || (j > 0 && r <= b.Out[j-1]) {

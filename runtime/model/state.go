@@ -45,6 +45,9 @@ type State struct {
 	ag    []float32 // the output gate of gated attention, per row
 	rj    rowJob
 	rowFn func(int) // s.rowTask, bound once
+	// exact makes attention take its float32 path for every batch, so
+	// that a row's result does not depend on the rows beside it.
+	exact bool
 }
 
 // NewState allocates scratch for batches of maxRows rows, maxOut of them with
