@@ -19,6 +19,7 @@ const (
 	routeChat        = "/v1/chat/completions"
 	routeCompletions = "/v1/completions"
 	routeModels      = "/v1/models"
+	routeEmbeddings  = "/v1/embeddings"
 	routeModel       = "/v1/models/{id}"
 	routeHealth      = "/health"
 	routeMetrics     = "/metrics"
@@ -49,6 +50,7 @@ var routeMethods = map[string][]string{
 	routeOllamaChat:     {http.MethodPost},
 	routeOllamaGenerate: {http.MethodPost},
 	routeOllamaShow:     {http.MethodPost},
+	routeEmbeddings:     {http.MethodPost},
 	routeResponses:      {http.MethodPost},
 	routeResponse:       {http.MethodGet, http.MethodDelete},
 	routeResponseCancel: {http.MethodPost},
@@ -151,6 +153,8 @@ func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call
 		route, handle = routeCompletions, s.handleCompletions
 	case "/models":
 		route, handle = routeModels, s.handleModels
+	case "/embeddings":
+		route, handle = routeEmbeddings, s.handleEmbeddings
 	case "/health":
 		route, handle = routeHealth, s.handleHealth
 	case "/metrics":

@@ -90,39 +90,45 @@ func ParseCompletion(body []byte) (*CompletionRequest, *Error) {
 // parsePrompt reads a prompt: a string, an array of strings, an array of
 // token ids or an array of arrays of token ids.
 func parsePrompt(raw json.RawMessage) ([]Prompt, *Error) {
+	return parseTexts(raw, "prompt", MaxPrompts)
+}
+
+// parseTexts reads the parameter param that holds texts the way prompt
+// does, at most limit of them.
+func parseTexts(raw json.RawMessage, param string, limit int) ([]Prompt, *Error) {
 	switch kind(raw) {
 	case "null":
-		return nil, Invalid("prompt", CodeMissing, "Missing required parameter: 'prompt'.")
+		return nil, Invalid(param, CodeMissing, "Missing required parameter: '%s'.", param)
 	case "string":
 		var s string
-		if e := decodeValue(raw, &s, "prompt"); e != nil {
+		if e := decodeValue(raw, &s, param); e != nil {
 			return nil, e
 		}
-		return []Prompt{{Text: s, Param: "prompt"}}, nil
+		return []Prompt{{Text: s, Param: param}}, nil
 	case "array":
 	default:
-		return nil, Invalid("prompt", CodeInvalidType, "prompt must be a string, an array of strings, an array of token ids or an array of arrays of token ids.")
+		return nil, Invalid(param, CodeInvalidType, "%s must be a string, an array of strings, an array of token ids or an array of arrays of token ids.", param)
 	}
 	var items []json.RawMessage
-	if e := decodeValue(raw, &items, "prompt"); e != nil {
+	if e := decodeValue(raw, &items, param); e != nil {
 		return nil, e
 	}
 	if len(items) == 0 {
-		return nil, Invalid("prompt", CodeInvalidValue, "prompt must not be empty.")
+		return nil, Invalid(param, CodeInvalidValue, "%s must not be empty.", param)
 	}
 	if kind(items[0]) == "number" {
 		var ids []int32
-		if e := decodeValue(raw, &ids, "prompt"); e != nil {
+		if e := decodeValue(raw, &ids, param); e != nil {
 			return nil, e
 		}
-		return []Prompt{{IDs: ids, Param: "prompt"}}, nil
+		return []Prompt{{IDs: ids, Param: param}}, nil
 	}
-	if len(items) > MaxPrompts {
-		return nil, Invalid("prompt", CodeInvalidValue, "prompt may hold at most %d prompts, got %d.", MaxPrompts, len(items))
+	if len(items) > limit {
+		return nil, Invalid(param, CodeInvalidValue, "%s may hold at most %d inputs, got %d.", param, limit, len(items))
 	}
 	out := make([]Prompt, len(items))
 	for i, it := range items {
-		p := fmt.Sprintf("prompt[%d]", i)
+		p := fmt.Sprintf("%s[%d]", param, i)
 		out[i].Param = p
 		switch kind(it) {
 		case "string":
