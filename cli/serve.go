@@ -29,6 +29,7 @@ func init() { register(newServeCmd) }
 // serveOptions are the flags of mlx serve.
 type serveOptions struct {
 	host, apiKey, kvType    string
+	pooling                 string
 	modelsDir               string
 	allowPull, allowPaths   bool
 	pprof                   string
@@ -82,6 +83,9 @@ mlx stop use.`,
 				atLeast("max-loaded", 0), atLeast("max-body", 1)); err != nil {
 				return err
 			}
+			if err := checkPooling(o.pooling); err != nil {
+				return err
+			}
 			applyKernelEnv()
 			if o.detach {
 				return detachServe(cmd, o)
@@ -106,6 +110,7 @@ mlx stop use.`,
 	f.IntVar(&o.ctx, "ctx", 0, "context length in tokens (0: the model's, at most 4096)")
 	f.IntVar(&o.threads, "threads", 0, "compute threads (0: one per physical core)")
 	f.StringVar(&o.kvType, "kv-type", "f16", "KV cache element type (f16, f32)")
+	f.StringVar(&o.pooling, "pooling", "", poolingUsage)
 	f.BoolVarP(&o.detach, "detach", "d", false, "run in the background; returns once the server answers")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long a stop waits for requests in progress")
 	f.DurationVar(&o.readyTimeout, "ready-timeout", 10*time.Minute, "with --detach, how long to wait for the models to load")
@@ -230,7 +235,7 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	stderr := cmd.ErrOrStderr()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	startPprof(o.pprof, log)
-	ropt := runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv, Spec: specOptions(cmd)}
+	ropt := runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv, Spec: specOptions(cmd), Pooling: o.pooling}
 	if err := o.batch.apply(&ropt); err != nil {
 		return err
 	}

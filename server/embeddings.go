@@ -109,3 +109,11 @@ func encodeVector(v []float32, format string) any {
 	}
 	return base64.StdEncoding.EncodeToString(b)
 }
+
+// Embed implements Embedder with the engine's pooling.
+func (m *EngineModel) Embed(ctx context.Context, inputs [][]int32) ([][]float32, error) {
+	return m.e.Embed(ctx, inputs, m.e.Pooling())
+}
+
+// Pooling implements Embedder.
+func (m *EngineModel) Pooling() string { return m.e.Pooling() }
