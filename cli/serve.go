@@ -53,7 +53,8 @@ func newServeCmd() *cobra.Command {
 		ValidArgsFunction: completeModels,
 		Short:             "Serve an OpenAI-compatible API on this machine",
 		Long: `serve answers the OpenAI API (chat completions, completions, responses,
-conversations, models) and /health, /metrics and /mlx/models on loopback.
+conversations, embeddings, models) and /health, /metrics and /mlx/models on
+loopback.
 The models named load at start and stay loaded (hub references are pulled
 if needed). A request may also name a model of the Hugging Face cache
 (org/name, org/name:QUANT, an alias or an id of GET /v1/models) or a file
