@@ -95,11 +95,7 @@ func (m *EngineModel) RenderChat(msgs []ChatMessage, opt ChatOptions) (string, e
 
 // renderChat renders messages with a chat model's templates.
 func renderChat(cm *chatmodel.Model, msgs []ChatMessage, opt ChatOptions) (string, error) {
-	data, err := json.Marshal(msgs)
-	if err != nil {
-		return "", err
-	}
-	parsed, err := chat.ParseMessages(data)
+	parsed, err := templateMessages(msgs)
 	if err != nil {
 		return "", err
 	}
@@ -125,6 +121,44 @@ func renderChat(cm *chatmodel.Model, msgs []ChatMessage, opt ChatOptions) (strin
 		text = openFinal(text, msgs[len(msgs)-1])
 	}
 	return text, nil
+}
+
+// templateMessages converts messages for a chat template, their keys in the
+// order of ChatMessage's JSON encoding.
+func templateMessages(msgs []ChatMessage) ([]chat.Message, error) {
+	out := make([]chat.Message, len(msgs))
+	for i, m := range msgs {
+		cm := chat.Message{Role: m.Role, Content: chat.Text(m.Content), Name: m.Name, ToolCallID: m.ToolCallID,
+			ReasoningContent: m.ReasoningContent}
+		keys := []string{"role", "content"}
+		if m.Name != "" {
+			keys = append(keys, "name")
+		}
+		if len(m.ToolCalls) > 0 {
+			keys = append(keys, "tool_calls")
+		}
+		for _, tc := range m.ToolCalls {
+			args, err := json.Marshal(tc.Function.Arguments)
+			if err != nil {
+				return nil, fmt.Errorf("%w: tool call arguments: %w", chat.ErrInput, err)
+			}
+			cm.ToolCalls = append(cm.ToolCalls, chat.ToolCall{ID: tc.ID, Type: tc.Type,
+				Function: chat.FunctionCall{Name: tc.Function.Name, Arguments: args}})
+		}
+		if m.ToolCallID != "" {
+			keys = append(keys, "tool_call_id")
+		}
+		if m.ReasoningContent != "" {
+			keys = append(keys, "reasoning_content")
+		}
+		if m.Thinking != "" {
+			b, _ := json.Marshal(m.Thinking) // a string always encodes
+			cm.Extra = map[string]json.RawMessage{"thinking": b}
+			keys = append(keys, "thinking")
+		}
+		out[i] = cm.InOrder(keys...)
+	}
+	return out, nil
 }
 
 // openFinal cuts the rendered conversation right after the last message's

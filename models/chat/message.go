@@ -49,6 +49,14 @@ type FunctionCall struct {
 	order     []string
 }
 
+// InOrder returns msg with the keys a template sees in the order given,
+// as for a message parsed from JSON with its keys in that order; keys
+// that are not set are left out, and keys set but not named follow.
+func (msg Message) InOrder(keys ...string) Message {
+	msg.order = keys
+	return msg
+}
+
 // ParseMessages parses a JSON array of messages.
 func ParseMessages(data []byte) ([]Message, error) {
 	var msgs []Message
