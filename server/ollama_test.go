@@ -166,3 +166,32 @@ func TestOllamaStreamError(t *testing.T) {
 		t.Errorf("status %d, body %s: want the objects, then an error object", status, body)
 	}
 }
+
+// TestOllamaRouting checks what Ollama's clients get outside a handler:
+// errors in Ollama's shape, and any Content-Type taken, as Ollama takes
+// curl -d's form type.
+func TestOllamaRouting(t *testing.T) {
+	ts, _ := startFake(t, "ok", Options{APIKey: "k"})
+	auth := []string{"Authorization", "Bearer k"}
+	for _, tc := range []struct {
+		method, path string
+		header       []string
+		status       int
+		msg          string
+	}{
+		{http.MethodGet, "/api/nothing", auth, 404, "Invalid URL"},
+		{http.MethodGet, "/api/chat", auth, 405, "use POST"},
+		{http.MethodPost, "/api/chat", nil, 401, "API key"},
+	} {
+		status, b, _ := ts.do(t, tc.method, tc.path, "", tc.header...)
+		var e ollama.ErrorBody
+		if json.Unmarshal(b, &e) != nil || status != tc.status || !strings.Contains(e.Error, tc.msg) {
+			t.Errorf("%s %s: %d %s, want %d with %q", tc.method, tc.path, status, b, tc.status, tc.msg)
+		}
+	}
+	status, b, _ := ts.do(t, http.MethodPost, "/api/chat", `{"model":"m","stream":false,"messages":[{"role":"user","content":"hi"}]}`,
+		"Authorization", "Bearer k", "Content-Type", "application/x-www-form-urlencoded")
+	if status != http.StatusOK || !strings.Contains(string(b), `"done":true`) {
+		t.Errorf("form Content-Type: %d %s", status, b)
+	}
+}

@@ -110,27 +110,32 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 				c.finish()
 			}
 		}()
+		fail := func(e *openai.Error) { writeError(rc, e) }
+		ollamaPath := strings.HasPrefix(c.path, ollamaPrefix)
+		if ollamaPath {
+			fail = func(e *openai.Error) { writeOllamaError(rc, e) }
+		}
 		switch {
 		case !s.hostAllowed(rc):
-			writeError(rc, hostError(rc))
+			fail(hostError(rc))
 			return
 		case !s.cors(rc):
 			return
 		}
 		switch {
 		case route != routeHealth && !s.authorized(rc):
-			writeError(rc, &openai.Error{Status: http.StatusUnauthorized, Type: openai.TypeInvalidRequest, Code: openai.CodeInvalidAPIKey,
+			fail(&openai.Error{Status: http.StatusUnauthorized, Type: openai.TypeInvalidRequest, Code: openai.CodeInvalidAPIKey,
 				Message: "Incorrect API key provided. Send it as 'Authorization: Bearer <key>' or 'x-api-key: <key>'."})
 		case handle == nil:
-			writeError(rc, &openai.Error{Status: http.StatusNotFound, Type: openai.TypeInvalidRequest,
+			fail(&openai.Error{Status: http.StatusNotFound, Type: openai.TypeInvalidRequest,
 				Message: fmt.Sprintf("Invalid URL (%s %s)", rc.Method(), rc.Path())})
 		case !allowed:
 			methods := methodsOf(route)
 			rc.Response.Header.Set("Allow", strings.Join(methods, ", "))
-			writeError(rc, &openai.Error{Status: http.StatusMethodNotAllowed, Type: openai.TypeInvalidRequest,
+			fail(&openai.Error{Status: http.StatusMethodNotAllowed, Type: openai.TypeInvalidRequest,
 				Message: fmt.Sprintf("Method %s is not allowed on %s: use %s.", rc.Method(), rc.Path(), orList(methods))})
-		case !jsonBody(rc):
-			writeError(rc, contentTypeError(rc))
+		case !jsonBody(rc) && !ollamaPath: // Ollama takes any Content-Type, as curl -d sends
+			fail(contentTypeError(rc))
 		default:
 			handle(c)
 		}
