@@ -45,13 +45,9 @@ func (s *Server) handleEmbeddings(c *call) {
 // embed tokenizes the inputs, runs them through the model together and
 // encodes the vectors.
 func (s *Server) embed(c *call, m Model, req *openai.EmbeddingRequest) (*openai.EmbeddingList, error) {
-	emb, ok := m.(Embedder)
-	if !ok {
-		return nil, openai.Invalid("model", openai.CodeUnsupported, "The model %s cannot compute embeddings.", req.Model)
-	}
-	if emb.Pooling() == config.PoolNone {
-		return nil, openai.Invalid("model", openai.CodeUnsupported,
-			"The model %s pools nothing (a vector per token), and the OpenAI API takes one vector per input: start mlx serve with --pooling mean, cls or last.", req.Model)
+	emb, err := embedder(m, req.Model)
+	if err != nil {
+		return nil, err
 	}
 	ctxLen := m.Info().Context
 	inputs := make([][]int32, len(req.Inputs))
@@ -95,6 +91,20 @@ func (s *Server) embed(c *call, m Model, req *openai.EmbeddingRequest) (*openai.
 		list.Data[i] = openai.Embedding{Object: "embedding", Index: i, Embedding: encodeVector(v, req.EncodingFormat)}
 	}
 	return list, nil
+}
+
+// embedder returns m's Embedder, or the 400 of a model (named model) that
+// has none or that pools nothing, since the APIs take one vector per input.
+func embedder(m Model, model string) (Embedder, error) {
+	emb, ok := m.(Embedder)
+	if !ok {
+		return nil, openai.Invalid("model", openai.CodeUnsupported, "The model %s cannot compute embeddings.", model)
+	}
+	if emb.Pooling() == config.PoolNone {
+		return nil, openai.Invalid("model", openai.CodeUnsupported,
+			"The model %s pools nothing (a vector per token), and the API takes one vector per input: start mlx serve with --pooling mean, cls or last.", model)
+	}
+	return emb, nil
 }
 
 // encodeVector returns v as the API sends it: the floats, or the base64 of

@@ -32,6 +32,7 @@ const (
 	routeOllamaShow     = "/api/show"
 	routeOllamaPs       = "/api/ps"
 	routeOllamaVersion  = "/api/version"
+	routeOllamaEmbed    = "/api/embed"
 
 	routeResponses      = "/v1/responses"
 	routeResponse       = "/v1/responses/{id}"
@@ -50,6 +51,7 @@ var routeMethods = map[string][]string{
 	routeOllamaChat:     {http.MethodPost},
 	routeOllamaGenerate: {http.MethodPost},
 	routeOllamaShow:     {http.MethodPost},
+	routeOllamaEmbed:    {http.MethodPost},
 	routeEmbeddings:     {http.MethodPost},
 	routeResponses:      {http.MethodPost},
 	routeResponse:       {http.MethodGet, http.MethodDelete},
@@ -178,6 +180,8 @@ func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call
 		route, handle = routeOllamaPs, s.handleOllamaPs
 	case routeOllamaVersion:
 		route, handle = routeOllamaVersion, s.handleOllamaVersion
+	case routeOllamaEmbed:
+		route, handle = routeOllamaEmbed, s.handleOllamaEmbed
 	default:
 		id, ok := strings.CutPrefix(path, "/models/")
 		if !ok || id == "" {

@@ -112,3 +112,14 @@ test('errors have Ollama\'s shape', async () => {
   await assert.rejects(ollama.chat({ model, messages: [{ role: 'user', content: 'hi', images: ['aGk='] }] }),
     (e) => e.status_code === 400 && /images are not supported/.test(e.error));
 });
+
+test('embed', async () => {
+  const r = await ollama.embed({ model, input: ['The capital of France', 'Paris'] });
+  assert.equal(r.embeddings.length, 2);
+  for (const v of r.embeddings) {
+    const norm = Math.sqrt(v.reduce((a, x) => a + x * x, 0));
+    assert.ok(Math.abs(norm - 1) < 1e-3, `norm ${norm}`);
+  }
+  assert.notDeepEqual(r.embeddings[0], r.embeddings[1]);
+  assert.ok(r.prompt_eval_count > 0);
+});
