@@ -34,9 +34,9 @@ func TestOllamaEmbed(t *testing.T) {
 	ts.post(t, "/api/embed", `{"model":"tiny","input":"`+long+`"}`, http.StatusOK, &r)
 	for body, want := range map[string]string{
 		`{"model":"tiny","input":"` + long + `","truncate":false}`: "context length",
-		`{"model":"tiny","input":[]}`:                            "input is required",
-		`{"model":"tiny","input":3}`:                             "input must be",
-		`{"model":"nope","input":"x"}`:                           `model "nope" not found`,
+		`{"model":"tiny","input":[]}`:                              "input is required",
+		`{"model":"tiny","input":3}`:                               "input must be",
+		`{"model":"nope","input":"x"}`:                             `model "nope" not found`,
 	} {
 		status, b, _ := ts.do(t, http.MethodPost, "/api/embed", body)
 		var e ollama.ErrorBody
