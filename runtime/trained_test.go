@@ -106,6 +106,9 @@ func TestTrainedLogprobs(t *testing.T) {
 // expected answer: the raw text, <think> blocks and <tool_call> tags
 // included, which the front ends parse later.
 func TestTrainedAnswers(t *testing.T) {
+	if raceEnabled {
+		t.Skip("greedy answers are compute-bound: checked by the run without -race")
+	}
 	var cases []trainedCase
 	readJSON(t, fixturePath(t, "trained", "cases.json"), &cases)
 	for _, name := range trainedFamilies {
