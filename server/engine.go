@@ -156,6 +156,17 @@ func templateMessages(msgs []ChatMessage) ([]chat.Message, error) {
 			cm.Extra = map[string]json.RawMessage{"thinking": b}
 			keys = append(keys, "thinking")
 		}
+		if len(m.ToolResponses) > 0 {
+			b, err := json.Marshal(m.ToolResponses)
+			if err != nil {
+				return nil, fmt.Errorf("%w: tool responses: %w", chat.ErrInput, err)
+			}
+			if cm.Extra == nil {
+				cm.Extra = map[string]json.RawMessage{}
+			}
+			cm.Extra["tool_responses"] = b
+			keys = append(keys, "tool_responses")
+		}
 		out[i] = cm.InOrder(keys...)
 	}
 	return out, nil

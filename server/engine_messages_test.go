@@ -19,6 +19,7 @@ func TestTemplateMessages(t *testing.T) {
 			ToolCalls: []TemplateToolCall{{ID: "c1", Type: "function", Function: TemplateFunctionCall{Name: "weather",
 				Arguments: map[string]any{"city": "Paris", "unit": "c"}}}, {Type: "function", Function: TemplateFunctionCall{Name: "raw", Arguments: "not json"}}}},
 		{Role: "tool", Content: "18", ToolCallID: "c1", Name: "weather"},
+		{Role: "assistant", Content: "", ToolResponses: []ToolResponse{{Name: "weather", Response: map[string]any{"temperature": 77}}}},
 	}
 	tpl, err := chat.Compile(`{% for m in messages %}{% for k, v in m.items() %}{{ k }}={{ v|tojson }};{% endfor %}|{% endfor %}`, "test")
 	if err != nil {
