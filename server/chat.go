@@ -100,7 +100,7 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 		return nil, err
 	}
 	popt := toolparse.Options{Format: format, Reasoning: openai.Flag(req.SeparateReasoning, true),
-		InReasoning: strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), toolparse.ThinkOpen), Schemas: toolSchemas(req.Tools)}
+		InReasoning: strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), toolparse.ThinkOpen), Schemas: toolSchemas(spec.Tools)}
 	spec.Think = thinkMode(popt.InReasoning, kwargs)
 	if format == toolparse.FormatHarmony {
 		// A Harmony model reasons in its analysis channel before any
@@ -111,8 +111,7 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 	if err != nil {
 		return nil, err
 	}
-	keepSpecial := !openai.Flag(req.SkipSpecialTokens, true) || format == toolparse.FormatLlama3 || format == toolparse.FormatMistral ||
-		format == toolparse.FormatHarmony || format == toolparse.FormatGemma4
+	keepSpecial := !openai.Flag(req.SkipSpecialTokens, true) || format.SpecialMarkers()
 	n := req.Choices()
 	g := &chatGen{id: newID("chatcmpl-", 29), created: time.Now().Unix(), model: req.Model, fingerprint: s.opt.Fingerprint,
 		m: m, req: req, promptTokens: len(ids), tokens: newTokenTexts(m)}
@@ -189,9 +188,7 @@ func chatPrompt(m Model, req *openai.ChatRequest, kwargs map[string]any) (string
 			harmonyThinking(&msgs[i])
 		}
 	}
-	if m.Info().ToolResponses {
-		msgs = inlineToolResponses(msgs)
-	}
+	msgs = inlineToolResponses(m.Info(), msgs)
 	cont := openai.Flag(req.ContinueFinalMessage, false)
 	opt := ChatOptions{AddGenerationPrompt: openai.Flag(req.AddGenerationPrompt, !cont), ContinueFinalMessage: cont, Kwargs: kwargs,
 		Template: deref(req.ChatTemplate)}

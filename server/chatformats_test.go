@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mlxrun/mlx/models/chat"
+	"github.com/mlxrun/mlx/server/ollama"
 	"github.com/mlxrun/mlx/server/toolparse"
 )
 
@@ -166,7 +167,10 @@ func TestInlineToolResponses(t *testing.T) {
 		{Role: "assistant", Content: "answer"},
 		{Role: "user", Content: "more"},
 	}
-	got := inlineToolResponses(msgs)
+	if got := inlineToolResponses(ModelInfo{}, msgs); len(got) != len(msgs) {
+		t.Fatalf("changed for a template that reads tool messages: %+v", got)
+	}
+	got := inlineToolResponses(ModelInfo{ToolResponses: true}, msgs)
 	if len(got) != 3 || got[1].Content != "answer" || got[2].Content != "more" {
 		t.Fatalf("messages %+v", got)
 	}
@@ -176,5 +180,37 @@ func TestInlineToolResponses(t *testing.T) {
 	}
 	if v, ok := r[0].Response.(map[string]any); !ok || v["x"] != 1.0 {
 		t.Errorf("JSON result %#v", r[0].Response)
+	}
+}
+
+// TestOllamaModelFormats serves the Gemma 4 and Qwen3.5 answers through
+// Ollama's /api/chat: the reasoning becomes thinking and the call a tool
+// call whose arguments are typed values.
+func TestOllamaModelFormats(t *testing.T) {
+	cases := []struct {
+		template, reply string
+		keepSpecial     bool
+	}{
+		{"google-gemma-4-31B-it", "<|channel>thought\nNeed the weather.<channel|>" +
+			`<|tool_call>call:get_weather{days:2,location:<|"|>Paris<|"|>}<tool_call|>`, true},
+		{"Qwen3.5-4B", "Need the weather.\n</think>\n\n<tool_call>\n<function=get_weather>\n" +
+			"<parameter=location>\nParis\n</parameter>\n<parameter=days>\n2\n</parameter>\n</function>\n</tool_call>", false},
+	}
+	for _, c := range cases {
+		t.Run(c.template, func(t *testing.T) {
+			fx := modelTemplate(t, c.template)
+			m := newTemplateModel(t, fx, c.reply, string(toolparse.Detect(fx.src)))
+			ts := startModels(t, modelLoader{c.template: m})
+			var r ollama.ChatResponse
+			ts.post(t, "/api/chat", `{"model":"`+c.template+`","stream":false,`+userHi+`,`+typedTools+`}`, 200, &r)
+			calls := r.Message.ToolCalls
+			if r.Message.Thinking != "Need the weather." || len(calls) != 1 || calls[0].Function.Name != "get_weather" ||
+				calls[0].Function.Arguments["days"] != 2.0 || calls[0].Function.Arguments["location"] != "Paris" {
+				t.Errorf("message %+v", r.Message)
+			}
+			if m.lastReq.KeepSpecial != c.keepSpecial {
+				t.Errorf("KeepSpecial %v, want %v", m.lastReq.KeepSpecial, c.keepSpecial)
+			}
+		})
 	}
 }

@@ -141,7 +141,7 @@ func (s *Server) newOllamaGen(m Model, p *ollamaPlan) (*ollamaGen, error) {
 	if err != nil {
 		return nil, err
 	}
-	popt := toolparse.Options{Format: format, Reasoning: true, InReasoning: endsInThink(text)}
+	popt := toolparse.Options{Format: format, Reasoning: true, InReasoning: endsInThink(text), Schemas: toolSchemas(spec.Tools)}
 	spec.Think = thinkMode(popt.InReasoning, kwargs)
 	if format == toolparse.FormatHarmony {
 		spec.Syntax, spec.Think = format, constrain.ThinkOptional
@@ -150,7 +150,7 @@ func (s *Server) newOllamaGen(m Model, p *ollamaPlan) (*ollamaGen, error) {
 	if err != nil {
 		return nil, err
 	}
-	keep := format == toolparse.FormatLlama3 || format == toolparse.FormatMistral || format == toolparse.FormatHarmony
+	keep := format.SpecialMarkers()
 	g := &ollamaGen{model: p.model, chat: p.chat, parser: toolparse.New(popt), promptTokens: len(ids)}
 	g.reqs = []runtime.Request{{Prompt: ids, Params: params, KeepSpecial: keep, Constraint: constraint}}
 	return g, nil
@@ -175,7 +175,7 @@ func (p *ollamaPlan) prompt(m Model, kwargs map[string]any) (string, error) {
 			harmonyThinking(&msgs[i])
 		}
 	}
-	text, err := m.RenderChat(msgs, opt)
+	text, err := m.RenderChat(inlineToolResponses(m.Info(), msgs), opt)
 	if err != nil {
 		return "", &ollama.BadRequest{Msg: "the chat template of the model failed on these messages: " + err.Error()}
 	}

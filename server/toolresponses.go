@@ -3,12 +3,16 @@ package server
 import "encoding/json"
 
 // inlineToolResponses rewrites a conversation for a template that reads
-// tool results from the assistant message that made the calls: the tool
+// tool results from the assistant message that made the calls
+// (info.ToolResponses; other conversations are returned as they are): the tool
 // messages that follow such a message become its tool_responses (each
 // named after the call in the same place, else its tool_call_id; a JSON
 // result as its value), and an assistant answer without calls that comes
 // right after them joins the same message, as one model turn.
-func inlineToolResponses(msgs []ChatMessage) []ChatMessage {
+func inlineToolResponses(info ModelInfo, msgs []ChatMessage) []ChatMessage {
+	if !info.ToolResponses {
+		return msgs
+	}
 	out := make([]ChatMessage, 0, len(msgs))
 	for i := 0; i < len(msgs); i++ {
 		m := msgs[i]

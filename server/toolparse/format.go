@@ -43,6 +43,17 @@ func Detect(template string) Format {
 	return FormatNone
 }
 
+// SpecialMarkers reports whether the format's markers are special tokens
+// of the models that write it, which must then stay in the text for the
+// parser to see them.
+func (f Format) SpecialMarkers() bool {
+	switch f {
+	case FormatLlama3, FormatMistral, FormatHarmony, FormatGemma4:
+		return true
+	}
+	return false
+}
+
 // markers returns the texts that start tool calls in answer text.
 func (f Format) markers() []string {
 	switch f {
