@@ -29,6 +29,7 @@ type benchOptions struct {
 	json                              bool
 	startup                           int // runs of the start-up test, 0 for the speed tests
 	readMiB                           int // buffer of the streaming-read test, 0 skips it
+	embed                             int // inputs of the embeddings test, 0 for the speed tests
 }
 
 // benchRow is one test's result, with the keys of llama-bench -o json.
@@ -62,14 +63,15 @@ then -r timed repetitions, reported as mean ± standard deviation of tokens
 per second. Load time and peak memory follow the table, then the weight
 bytes decode reads per second against the streaming-read bandwidth of the
 same number of threads. --startup N instead times N runs of
-"mlx run MODEL --max-tokens 1" from process start to exit.`,
+"mlx run MODEL --max-tokens 1" from process start to exit. --embed N
+instead times the embedding of N inputs of -p tokens in one call.`,
 		Example: `  mlx bench model.gguf
   mlx bench -p 512 -n 128 -t 4 -r 5 --json ./Qwen3-0.6B`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeModel,
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkBounds(cmd.Flags(), atLeast("threads", 1), atLeast("batch", 1), atLeast("n-prompt", 0),
-				atLeast("n-gen", 0), atLeast("repetitions", 1), atLeast("read-mib", 0), atLeast("startup", 0)); err != nil {
+				atLeast("n-gen", 0), atLeast("repetitions", 1), atLeast("read-mib", 0), atLeast("startup", 0), atLeast("embed", 0)); err != nil {
 				return err
 			}
 			if o.startup > 0 {
@@ -92,6 +94,7 @@ same number of threads. --startup N instead times N runs of
 	f.BoolVar(&o.json, "json", false, "print a JSON list of results, like llama-bench -o json")
 	f.IntVar(&o.startup, "startup", 0, "time this many start-ups to the first token instead of the speed tests")
 	f.IntVar(&o.readMiB, "read-mib", 256, "MiB of the streaming-read bandwidth test (0 skips it)")
+	f.IntVar(&o.embed, "embed", 0, "time embedding this many inputs of -p tokens instead of the speed tests")
 	cmd.AddCommand(newBenchServeCmd())
 	addSpecBench(cmd)
 	return cmd
@@ -112,6 +115,9 @@ func applyKernelEnv() {
 func runBench(ctx context.Context, w io.Writer, ref string, o benchOptions) error {
 	if o.startup > 0 {
 		return runStartup(ctx, w, ref, o)
+	}
+	if o.embed > 0 {
+		return runBenchEmbed(ctx, w, ref, o)
 	}
 	if o.prompt < 0 || o.gen < 0 || o.prompt+o.gen == 0 || o.reps < 1 || o.readMiB < 0 {
 		return fmt.Errorf("bench: -p and -n must not be negative nor both 0, -r must be at least 1 and --read-mib not negative")

@@ -46,3 +46,32 @@ func TestBench(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchEmbed checks the embeddings test: its rates agree with each
+// other and with the inputs timed.
+func TestBenchEmbed(t *testing.T) {
+	model := fixture.Path(t, "gguf", "llama-tiny-Q8_0.gguf")
+	out, err := runWithInput(t, "", "bench", "--embed", "4", "-p", "16", "-r", "2", "-t", "2", "--json", model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []embedRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	r := rows[0]
+	if len(rows) != 1 || r.Inputs != 4 || r.Prompt != 64 || len(r.SamplesTs) != 2 || r.AvgEs <= 0 {
+		t.Fatalf("rows %+v", rows)
+	}
+	// 16 tokens per embedding: the two rates of each run differ by that.
+	if ratio := r.AvgTs / r.AvgEs; ratio < 15.99 || ratio > 16.01 {
+		t.Errorf("%g tokens/s for %g embeddings/s", r.AvgTs, r.AvgEs)
+	}
+	out, err = runWithInput(t, "", "bench", "--embed", "2", "-p", "8", "-r", "1", "-t", "1", model)
+	if err != nil || !strings.Contains(out, "2 inputs of 8 tokens") || !strings.Contains(out, "embeddings/s") {
+		t.Errorf("%v: %s", err, out)
+	}
+	if _, err := runWithInput(t, "", "bench", "--embed", "2", "-p", "0", model); err == nil {
+		t.Error("--embed with -p 0 ran")
+	}
+}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"math"
@@ -12,19 +11,6 @@ import (
 	"github.com/mlxrun/mlx/models/fixture"
 	"github.com/mlxrun/mlx/runtime"
 )
-
-// runIn runs the command line with stdin as standard input.
-func runIn(t *testing.T, stdin string, args ...string) (string, error) {
-	t.Helper()
-	root := NewRoot()
-	var out bytes.Buffer
-	root.SetIn(strings.NewReader(stdin))
-	root.SetOut(&out)
-	root.SetErr(&bytes.Buffer{})
-	root.SetArgs(args)
-	err := root.Execute()
-	return out.String(), err
-}
 
 // vectorLines decodes one JSON value per line.
 func vectorLines[T any](t *testing.T, out string) []T {
@@ -68,7 +54,7 @@ func TestEmbedCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromStdin, err := runIn(t, strings.Join(texts, "\n")+"\n", "embed", "--threads", "1", model)
+	fromStdin, err := runWithInput(t, strings.Join(texts, "\n")+"\n", "embed", "--threads", "1", model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +100,7 @@ func TestEmbedCommandShapes(t *testing.T) {
 	if len(rows) < 2 {
 		t.Errorf("--pooling none gave %d token vectors", len(rows))
 	}
-	if _, err := runIn(t, "a\n\nb\n", "embed", model); err == nil || !strings.Contains(err.Error(), "text 2 has no tokens") {
+	if _, err := runWithInput(t, "a\n\nb\n", "embed", model); err == nil || !strings.Contains(err.Error(), "text 2 has no tokens") {
 		t.Errorf("an empty line: %v", err)
 	}
 	for _, args := range [][]string{{"--pooling", "max"}, {"--dimensions", "100000"}, {"--dimensions", "-1"}} {
