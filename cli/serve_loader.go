@@ -14,9 +14,10 @@ import (
 // serveLoader loads the models of mlx serve: those its catalog resolves a
 // request's name to, pulling from the hub the ones the catalog allows.
 type serveLoader struct {
-	opt     runtime.Options
-	hub     *hub.Client // nil: nothing is pulled
-	catalog *catalog.Catalog
+	opt       runtime.Options
+	hub       *hub.Client // nil: nothing is pulled
+	catalog   *catalog.Catalog
+	allowPull bool // requests may pull models not in the cache
 }
 
 // newServeLoader returns a loader of the models co allows, pulling through
@@ -25,7 +26,7 @@ func newServeLoader(opt runtime.Options, hc *hub.Client, co catalog.Options) *se
 	if hc != nil {
 		co.Cache = hc.Cache()
 	}
-	return &serveLoader{opt: opt, hub: hc, catalog: catalog.New(co)}
+	return &serveLoader{opt: opt, hub: hc, catalog: catalog.New(co), allowPull: co.AllowPull}
 }
 
 // Resolve implements server.Resolver with the catalog.
@@ -45,7 +46,7 @@ func (l *serveLoader) Load(ctx context.Context, id string) (server.Model, error)
 	}
 	path := m.Path
 	if path == "" {
-		if path, err = l.pull(ctx, m.Pull); err != nil {
+		if path, err = l.pull(ctx, m.Pull, nil); err != nil {
 			return nil, err
 		}
 		l.catalog.Remember(m.ID, path)
@@ -62,8 +63,9 @@ func (l *serveLoader) Load(ctx context.Context, id string) (server.Model, error)
 	return em, nil
 }
 
-// pull downloads a hub reference and returns the path to load.
-func (l *serveLoader) pull(ctx context.Context, ref string) (string, error) {
+// pull downloads a hub reference and returns the path to load; progress
+// (nil: none) gets the progress of each file.
+func (l *serveLoader) pull(ctx context.Context, ref string, progress func(hub.Progress)) (string, error) {
 	r, err := hub.ParseRef(ref)
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", runtime.ErrModelNotFound, err)
@@ -71,7 +73,11 @@ func (l *serveLoader) pull(ctx context.Context, ref string) (string, error) {
 	if l.hub == nil {
 		return "", fmt.Errorf("%w: %s is not in the cache and the hub is unavailable", runtime.ErrModelNotFound, ref)
 	}
-	s, err := l.hub.Pull(ctx, r)
+	hc := l.hub
+	if progress != nil {
+		hc = hc.WithProgress(progress)
+	}
+	s, err := hc.Pull(ctx, r)
 	if err != nil {
 		if missingModel(err) {
 			return "", fmt.Errorf("%w: %w", runtime.ErrModelNotFound, hubHint(err))

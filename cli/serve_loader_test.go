@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mlxrun/mlx/models/catalog"
+	"github.com/mlxrun/mlx/models/hub"
 	"github.com/mlxrun/mlx/runtime"
 )
 
@@ -14,11 +15,7 @@ import (
 // the cache is unknown; with it, the model is pulled when loaded and keeps
 // its id, which every spelling of it gives once it is in the cache.
 func TestServeLoaderPulls(t *testing.T) {
-	fakeHubWithModel(t)
-	hc, err := newHubClient(io.Discard, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	hc := testHubClient(t)
 	opt := runtime.Options{Ctx: 128, Threads: 1}
 	const ref = "test/tiny-GGUF:q8_0"
 	if _, err := newServeLoader(opt, hc, catalog.Options{}).Resolve(ref); !errors.Is(err, runtime.ErrModelNotFound) {
@@ -46,4 +43,15 @@ func TestServeLoaderPulls(t *testing.T) {
 	if !listed {
 		t.Errorf("the pulled model is not listed: %+v", l.Available())
 	}
+}
+
+// testHubClient serves the fake hub's model and returns a client of it.
+func testHubClient(t *testing.T) *hub.Client {
+	t.Helper()
+	fakeHubWithModel(t)
+	hc, err := newHubClient(io.Discard, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hc
 }

@@ -69,16 +69,9 @@ func (s *Server) handleOllamaVersion(c *call) {
 // details come from what the loader read.
 func (s *Server) handleOllamaShow(c *call) {
 	var req ollama.ShowRequest
-	if err := ollama.Unmarshal(c.rc.PostBody(), &req); err != nil {
+	name, err := ollama.DecodeNamed(c.rc.PostBody(), &req)
+	if err != nil {
 		writeOllamaError(c.rc, err)
-		return
-	}
-	name := req.Model
-	if name == "" {
-		name = req.Name
-	}
-	if name == "" {
-		writeOllamaError(c.rc, &ollama.BadRequest{Msg: "model is required"})
 		return
 	}
 	m, id, release, err := s.acquire(c, name)

@@ -33,6 +33,7 @@ const (
 	routeOllamaPs       = "/api/ps"
 	routeOllamaVersion  = "/api/version"
 	routeOllamaEmbed    = "/api/embed"
+	routeOllamaPull     = "/api/pull"
 
 	routeResponses      = "/v1/responses"
 	routeResponse       = "/v1/responses/{id}"
@@ -52,6 +53,7 @@ var routeMethods = map[string][]string{
 	routeOllamaGenerate: {http.MethodPost},
 	routeOllamaShow:     {http.MethodPost},
 	routeOllamaEmbed:    {http.MethodPost},
+	routeOllamaPull:     {http.MethodPost},
 	routeEmbeddings:     {http.MethodPost},
 	routeResponses:      {http.MethodPost},
 	routeResponse:       {http.MethodGet, http.MethodDelete},
@@ -182,6 +184,8 @@ func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call
 		route, handle = routeOllamaVersion, s.handleOllamaVersion
 	case routeOllamaEmbed:
 		route, handle = routeOllamaEmbed, s.handleOllamaEmbed
+	case routeOllamaPull:
+		route, handle = routeOllamaPull, s.handleOllamaPull
 	default:
 		id, ok := strings.CutPrefix(path, "/models/")
 		if !ok || id == "" {

@@ -72,3 +72,12 @@ func (fp *fileProgress) event(e Event) {
 		fp.fn(fp.p)
 	}
 }
+
+// WithProgress returns a client like c that reports the progress of its
+// pulls to fn instead: the progress of one request's pull, while c serves
+// others.
+func (c *Client) WithProgress(fn func(Progress)) *Client {
+	cp := *c
+	cp.opts.Progress = fn
+	return &cp
+}

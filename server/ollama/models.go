@@ -43,12 +43,37 @@ type ProcessResponse struct {
 	Models []RunningModel `json:"models"`
 }
 
-// ShowRequest is the body of POST /api/show; Name is the older
-// spelling of Model.
+// Named is the model of a request that also takes its older spelling,
+// name.
+type Named struct {
+	Model string `json:"model"`
+	Name  string `json:"name"`
+}
+
+// ModelName is Model, or Name when Model is empty.
+func (n Named) ModelName() string {
+	if n.Model != "" {
+		return n.Model
+	}
+	return n.Name
+}
+
+// DecodeNamed reads body into v and returns its model; a body without one
+// is a BadRequest.
+func DecodeNamed(body []byte, v interface{ ModelName() string }) (string, error) {
+	if err := Unmarshal(body, v); err != nil {
+		return "", err
+	}
+	if v.ModelName() == "" {
+		return "", bad("model is required")
+	}
+	return v.ModelName(), nil
+}
+
+// ShowRequest is the body of POST /api/show.
 type ShowRequest struct {
-	Model   string `json:"model"`
-	Name    string `json:"name"`
-	Verbose bool   `json:"verbose"`
+	Named
+	Verbose bool `json:"verbose"`
 }
 
 // ShowResponse is the body of POST /api/show.
