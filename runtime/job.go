@@ -84,7 +84,11 @@ func (e *Engine) enqueue(j *job) error {
 	return nil
 }
 
+// takePlace takes the place reserved for ctx, or a new one.
 func (e *Engine) takePlace(ctx context.Context) error {
+	if e.reserved(ctx) {
+		return nil
+	}
 	select {
 	case e.admission <- struct{}{}:
 		return nil

@@ -2,11 +2,15 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mlxrun/mlx/models/fixture"
 	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/runtime/sample"
 )
 
 // engineFake is a fake model with an engine's queue and stats.
@@ -16,8 +20,8 @@ type engineFake struct {
 	stats runtime.Stats
 }
 
-func (f *engineFake) Busy() error          { return f.busy }
-func (f *engineFake) Stats() runtime.Stats { return f.stats }
+func (f *engineFake) Reserve(context.Context) (*runtime.Reservation, error) { return nil, f.busy }
+func (f *engineFake) Stats() runtime.Stats                                  { return f.stats }
 
 // engineLoader loads one engineFake named "m".
 type engineLoader struct{ m *engineFake }
@@ -73,5 +77,67 @@ func TestEngineMetrics(t *testing.T) {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("/metrics lacks %s", want)
 		}
+	}
+}
+
+// racedModel serves a real engine and, when a request starts generating,
+// has another client take the queue's last place first, as a client that
+// arrives between the queue check and the engine's admission does.
+type racedModel struct {
+	*EngineModel
+	e     *runtime.Engine
+	other chan error // the other client's result
+}
+
+func (m *racedModel) Generate(ctx context.Context, req runtime.Request, emit func(runtime.Event) error) (runtime.Result, error) {
+	go func() {
+		_, err := m.e.Generate(context.Background(), req, func(runtime.Event) error { return nil })
+		m.other <- err
+	}()
+	for m.e.Busy() == nil { // until the other client holds the last place
+		time.Sleep(time.Millisecond)
+	}
+	return m.EngineModel.Generate(ctx, req, emit)
+}
+
+func (m *racedModel) Close() error { return nil }
+
+// TestAdmittedRequestKeepsPlace checks that a streamed request that found
+// room in the queue runs, though another client takes the last place
+// before its generation starts: the place was its own from the check on,
+// and the other client is the one refused.
+func TestAdmittedRequestKeepsPlace(t *testing.T) {
+	e, err := runtime.Load(context.Background(), fixture.Path(t, "gguf", "llama-tiny-Q8_0.gguf"), runtime.Options{Ctx: 256, Threads: 1, Parallel: 1, Queue: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	em, err := NewEngineModel(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &racedModel{EngineModel: em, e: e, other: make(chan error, 1)}
+	ts := start(t, modelLoader{"m": m}, Options{})
+	// A running request holds one of the two places while the test's runs.
+	p := sample.Defaults()
+	p.MaxTokens, p.IgnoreEOS = 64, true
+	running := make(chan error, 1)
+	go func() {
+		_, err := e.Generate(context.Background(), runtime.Request{Prompt: em.EncodePrompt("a running request"), Params: p},
+			func(runtime.Event) error { return nil })
+		running <- err
+	}()
+	for e.Stats().Running == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	status, b, _ := ts.do(t, "POST", "/v1/completions", `{"model":"m","prompt":"hi","max_tokens":3,"stream":true}`)
+	if status != 200 || strings.Contains(string(b), "event: error") || !strings.Contains(string(b), "[DONE]") {
+		t.Errorf("admitted request: %d %s", status, b)
+	}
+	if err := <-m.other; !errors.Is(err, runtime.ErrBusy) {
+		t.Errorf("the client that came later: %v, want ErrBusy", err)
+	}
+	if err := <-running; err != nil {
+		t.Errorf("the running request: %v", err)
 	}
 }

@@ -55,9 +55,16 @@ func (s *Server) acquire(c *call, model string) (Model, string, func(), error) {
 		return nil, "", nil, modelNotFound(model, err)
 	}
 	if a, ok := m.(Admitter); ok {
-		if err := a.Busy(); err != nil {
+		place, err := a.Reserve(ctx)
+		if err != nil {
 			release()
 			return nil, "", nil, err
+		}
+		c.place = place
+		unload := release
+		release = func() {
+			place.Release()
+			unload()
 		}
 	}
 	return m, id, release, nil

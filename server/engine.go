@@ -52,9 +52,10 @@ func (m *EngineModel) Generate(ctx context.Context, req runtime.Request, emit fu
 	return m.e.Generate(ctx, req, emit)
 }
 
-// Busy implements Admitter: an error wrapping runtime.ErrBusy while the
-// engine's queue is full.
-func (m *EngineModel) Busy() error { return m.e.Busy() }
+// Reserve implements Admitter with a place in the engine's queue.
+func (m *EngineModel) Reserve(ctx context.Context) (*runtime.Reservation, error) {
+	return m.e.Reserve(ctx)
+}
 
 // Stats implements StatsReporter with the engine's load.
 func (m *EngineModel) Stats() runtime.Stats { return m.e.Stats() }

@@ -42,11 +42,15 @@ type Scorer interface {
 	PromptLogprobs(ctx context.Context, ids []int32, top int) ([]runtime.Logprob, error)
 }
 
-// Admitter is implemented by models with a bounded queue. Busy returns an
-// error wrapping runtime.ErrBusy while a new request would find the queue
-// full, so that the server answers 429 before a response starts streaming.
+// Admitter is implemented by models with a bounded queue. Reserve takes a
+// place in it for a request about to run, or fails with an error wrapping
+// runtime.ErrBusy, so that the server answers 429 before a response starts
+// streaming and a request that passed keeps its place. The place goes to
+// the first Generate whose context carries it (runtime.WithReservation);
+// Release gives it back when no request took it. A nil reservation is
+// valid: no place to keep.
 type Admitter interface {
-	Busy() error
+	Reserve(ctx context.Context) (*runtime.Reservation, error)
 }
 
 // StatsReporter is implemented by models that report their engine's load

@@ -94,7 +94,7 @@ func respond[T any](s *Server, c *call, stream bool, agg aggregator[T], release 
 func respondJSON[T any](s *Server, c *call, agg aggregator[T], release func(), gen func(context.Context, delivery[T]) error) {
 	defer release()
 	ctx, stop := watchClient(s.base, c.rc.Conn())
-	err := gen(ctx, agg)
+	err := gen(runtime.WithReservation(ctx, c.place), agg)
 	stop()
 	if err != nil {
 		e := apiError(err)
@@ -132,7 +132,7 @@ func streamSSE(s *Server, c *call, release func(), write func(context.Context, *
 			defer ka.Done()
 			w.KeepAlive(kaCtx, s.opt.SSEKeepAlive, nil)
 		}()
-		err := write(ctx, w)
+		err := write(runtime.WithReservation(ctx, c.place), w)
 		kaStop()
 		ka.Wait()
 		if err != nil && w.Err() == nil && !errors.Is(err, ErrClientGone) {

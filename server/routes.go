@@ -11,6 +11,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/server/openai"
 )
 
@@ -77,6 +78,7 @@ type call struct {
 	streaming            bool
 	status               int
 	srv                  *Server
+	place                *runtime.Reservation // the model's queue place, taken before answering
 }
 
 // newCall starts serving rc on route.
