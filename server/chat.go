@@ -106,14 +106,8 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 	if err != nil {
 		return nil, err
 	}
-	popt := toolparse.Options{Format: format, Reasoning: openai.Flag(req.SeparateReasoning, true),
-		InReasoning: strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), toolparse.ThinkOpen), Schemas: toolSchemas(spec.Tools)}
-	spec.Think = thinkMode(popt.InReasoning, kwargs)
-	if format == toolparse.FormatHarmony {
-		// A Harmony model reasons in its analysis channel before any
-		// answer, whatever enable_thinking says.
-		spec.Syntax, spec.Think = format, constrain.ThinkOptional
-	}
+	popt := parseOptions(text, format, kwargs, &spec)
+	popt.Reasoning = openai.Flag(req.SeparateReasoning, true)
 	constraint, err := s.compileSpec(&spec, req.ResponseFormat, req.Tools)
 	if err != nil {
 		return nil, err
@@ -133,6 +127,21 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 		return nil, err
 	}
 	return g, nil
+}
+
+// parseOptions returns the options of the parser of an output that
+// follows the prompt text (with the schemas of the tools spec may call),
+// and sets how a constrained output may begin with reasoning.
+func parseOptions(text string, format toolparse.Format, kwargs map[string]any, spec *constrain.Spec) toolparse.Options {
+	popt := toolparse.Options{Format: format, Reasoning: true,
+		InReasoning: strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), toolparse.ThinkOpen), Schemas: toolSchemas(spec.Tools)}
+	spec.Think = thinkMode(popt.InReasoning, kwargs)
+	if format == toolparse.FormatHarmony {
+		// A Harmony model reasons in its analysis channel before any
+		// answer, whatever enable_thinking says.
+		spec.Syntax, spec.Think = format, constrain.ThinkOptional
+	}
+	return popt
 }
 
 // toolSyntax is the tool call syntax to parse (and force) under a

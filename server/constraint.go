@@ -31,30 +31,39 @@ func chatSpec(req *openai.ChatRequest, syntax toolparse.Format) (constrain.Spec,
 		return spec, err
 	}
 	tc := req.ToolChoice
-	switch tc.Mode {
-	case openai.ToolChoiceRequired, openai.ToolChoiceNamed:
-		if spec.Grammar != "" {
-			return spec, openai.Invalid(paramGrammar, openai.CodeInvalidValue, "grammar cannot be combined with tool_choice %q: the grammar would decide the output alone.", tc.Mode)
+	if (tc.Mode == openai.ToolChoiceRequired || tc.Mode == openai.ToolChoiceNamed) && spec.Grammar != "" {
+		return spec, openai.Invalid(paramGrammar, openai.CodeInvalidValue, "grammar cannot be combined with tool_choice %q: the grammar would decide the output alone.", tc.Mode)
+	}
+	var tools []constrain.Tool
+	for _, t := range req.Tools {
+		if tc.Mode != openai.ToolChoiceNamed || t.Function.Name == tc.Function {
+			tools = append(tools, constrain.Tool{Name: t.Function.Name, Parameters: t.Function.Parameters})
 		}
+	}
+	callSpec(&spec, tc.Mode, openai.Flag(req.ParallelToolCalls, true), syntax, tools)
+	return spec, nil
+}
+
+// callSpec sets the tool calls of spec under a tool_choice mode (an
+// openai.ToolChoice* mode): forced calls for required and named (one, or
+// up to maxForcedCalls for required with parallel calls), optional calls
+// for auto, none otherwise. tools are the tools the calls may use.
+func callSpec(spec *constrain.Spec, mode string, parallel bool, syntax toolparse.Format, tools []constrain.Tool) {
+	switch mode {
+	case openai.ToolChoiceRequired, openai.ToolChoiceNamed:
 		spec.Calls, spec.MaxCalls = constrain.CallsRequired, 1
-		if tc.Mode == openai.ToolChoiceRequired && openai.Flag(req.ParallelToolCalls, true) {
+		if mode == openai.ToolChoiceRequired && parallel {
 			spec.MaxCalls = maxForcedCalls
 		}
 	case openai.ToolChoiceAuto:
 		spec.Calls, spec.MaxCalls = constrain.CallsOptional, maxForcedCalls
-		if !openai.Flag(req.ParallelToolCalls, true) {
+		if !parallel {
 			spec.MaxCalls = 1
 		}
 	}
 	if spec.Calls != constrain.CallsNone {
-		spec.Syntax = syntax
-		for _, t := range req.Tools {
-			if tc.Mode != openai.ToolChoiceNamed || t.Function.Name == tc.Function {
-				spec.Tools = append(spec.Tools, constrain.Tool{Name: t.Function.Name, Parameters: t.Function.Parameters})
-			}
-		}
+		spec.Syntax, spec.Tools = syntax, tools
 	}
-	return spec, nil
 }
 
 // formatSpec is the constraint of a grammar extension or a JSON response

@@ -77,13 +77,17 @@ func writeJSON(rc *fasthttp.RequestCtx, status int, v any) {
 }
 
 // writeError writes an OpenAI error body.
-func writeError(rc *fasthttp.RequestCtx, e *openai.Error) {
-	if e.Status == http.StatusTooManyRequests {
+func writeError(rc *fasthttp.RequestCtx, e *openai.Error) { writeErrorBody(rc, e.Status, e.Body()) }
+
+// writeErrorBody writes the error body of an API with status; a 429 says
+// when to retry.
+func writeErrorBody(rc *fasthttp.RequestCtx, status int, body []byte) {
+	if status == http.StatusTooManyRequests {
 		rc.Response.Header.Set("Retry-After", itoa(retryAfterSeconds))
 	}
-	rc.SetStatusCode(e.Status)
+	rc.SetStatusCode(status)
 	rc.SetContentType("application/json")
-	rc.SetBody(e.Body())
+	rc.SetBody(body)
 }
 
 // parseError answers requests fasthttp could not read.

@@ -28,8 +28,8 @@ func params(s sampling, info ModelInfo) (sample.Params, error) {
 	setF(&p.TypicalP, x.TypicalP)
 	setF(&p.RepetitionPenalty, x.RepetitionPenalty)
 	if x.TopK != nil {
-		if info.VocabSize > 0 && *x.TopK > info.VocabSize {
-			return p, openai.Invalid("top_k", openai.CodeInvalidValue, "top_k must be at most the vocabulary's %d tokens, got %d.", info.VocabSize, *x.TopK)
+		if err := checkTopK(*x.TopK, info); err != nil {
+			return p, err
 		}
 		p.TopK = max(*x.TopK, 0)
 	}
@@ -84,6 +84,14 @@ func modelDefaults(info ModelInfo) sample.Params {
 	}
 	p.Stop, p.StopTokenIDs, p.LogitBias, p.Seed = nil, nil, nil, nil
 	return p
+}
+
+// checkTopK checks a top_k against the vocabulary.
+func checkTopK(k int, info ModelInfo) error {
+	if info.VocabSize > 0 && k > info.VocabSize {
+		return openai.Invalid("top_k", openai.CodeInvalidValue, "top_k must be at most the vocabulary's %d tokens, got %d.", info.VocabSize, k)
+	}
+	return nil
 }
 
 func setF(dst *float64, v *float64) {
