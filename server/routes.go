@@ -26,6 +26,8 @@ const (
 	routeMetrics     = "/metrics"
 	routeMLXModels   = "/mlx/models"
 	routeOther       = "other"
+	routeMessages    = "/v1/messages"
+	routeCountTokens = "/v1/messages/count_tokens"
 
 	routeOllamaChat     = "/api/chat"
 	routeOllamaGenerate = "/api/generate"
@@ -56,6 +58,8 @@ var routeMethods = map[string][]string{
 	routeOllamaEmbed:    {http.MethodPost},
 	routeOllamaPull:     {http.MethodPost},
 	routeEmbeddings:     {http.MethodPost},
+	routeMessages:       {http.MethodPost},
+	routeCountTokens:    {http.MethodPost},
 	routeResponses:      {http.MethodPost},
 	routeResponse:       {http.MethodGet, http.MethodDelete},
 	routeResponseCancel: {http.MethodPost},
@@ -118,8 +122,11 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 		}()
 		fail := func(e *openai.Error) { writeError(rc, e) }
 		ollamaPath := strings.HasPrefix(c.path, ollamaPrefix)
-		if ollamaPath {
+		switch {
+		case ollamaPath:
 			fail = func(e *openai.Error) { writeOllamaError(rc, e) }
+		case isAnthropicPath(c.path):
+			fail = func(e *openai.Error) { writeAnthropicError(rc, fromOpenAI(e)) }
 		}
 		switch {
 		case !s.hostAllowed(rc):
@@ -162,6 +169,10 @@ func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call
 		route, handle = routeChat, s.handleChat
 	case "/completions":
 		route, handle = routeCompletions, s.handleCompletions
+	case "/messages":
+		route, handle = routeMessages, s.handleMessages
+	case "/messages/count_tokens":
+		route, handle = routeCountTokens, s.handleCountTokens
 	case "/models":
 		route, handle = routeModels, s.handleModels
 	case "/embeddings":
