@@ -25,6 +25,7 @@ type manager struct {
 	mu      sync.Mutex
 	entries map[string]*entry
 	aliases map[string]string // short name → id
+	copies  map[string]string // name given by /api/copy → the id it names
 	closed  bool
 	now     func() time.Time
 
@@ -75,6 +76,9 @@ func (m *manager) canonical(name string) string {
 // Resolver the name is the id.
 func (m *manager) resolve(name string) (string, error) {
 	m.mu.Lock()
+	if c, ok := m.copies[name]; ok {
+		name = c
+	}
 	id := m.canonical(name)
 	_, loaded := m.entries[id]
 	m.mu.Unlock()

@@ -43,6 +43,16 @@ func (s *Server) handleOllamaTags(c *call) {
 		out.Models = append(out.Models, ollama.ListModel{Name: a.ID, Model: a.ID, ModifiedAt: a.Modified, Size: a.Size,
 			Digest: digest(a.ID, a.Path), Details: ollama.Details{Format: a.Format, Families: []string{}, QuantizationLevel: a.Quantization}})
 	}
+	byName := map[string]ollama.ListModel{}
+	for _, lm := range out.Models {
+		byName[lm.Name] = lm
+	}
+	for _, cp := range s.models.copyList() {
+		if lm, ok := byName[cp[1]]; ok {
+			lm.Name, lm.Model = cp[0], cp[0]
+			out.Models = append(out.Models, lm)
+		}
+	}
 	writeJSON(c.rc, http.StatusOK, out)
 }
 

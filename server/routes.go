@@ -37,6 +37,8 @@ const (
 	routeOllamaVersion  = "/api/version"
 	routeOllamaEmbed    = "/api/embed"
 	routeOllamaPull     = "/api/pull"
+	routeOllamaCopy     = "/api/copy"
+	routeOllamaDelete   = "/api/delete"
 
 	routeResponses      = "/v1/responses"
 	routeResponse       = "/v1/responses/{id}"
@@ -57,6 +59,8 @@ var routeMethods = map[string][]string{
 	routeOllamaShow:     {http.MethodPost},
 	routeOllamaEmbed:    {http.MethodPost},
 	routeOllamaPull:     {http.MethodPost},
+	routeOllamaCopy:     {http.MethodPost},
+	routeOllamaDelete:   {http.MethodDelete},
 	routeEmbeddings:     {http.MethodPost},
 	routeMessages:       {http.MethodPost},
 	routeCountTokens:    {http.MethodPost},
@@ -199,6 +203,10 @@ func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call
 		route, handle = routeOllamaEmbed, s.handleOllamaEmbed
 	case routeOllamaPull:
 		route, handle = routeOllamaPull, s.handleOllamaPull
+	case routeOllamaCopy:
+		route, handle = routeOllamaCopy, s.handleOllamaCopy
+	case routeOllamaDelete:
+		route, handle = routeOllamaDelete, s.handleOllamaDelete
 	default:
 		id, ok := strings.CutPrefix(path, "/models/")
 		if !ok || id == "" {

@@ -91,3 +91,14 @@ type ShowResponse struct {
 type VersionResponse struct {
 	Version string `json:"version"`
 }
+
+// CopyRequest is the body of POST /api/copy.
+type CopyRequest struct {
+	Source      string `json:"source"`
+	Destination string `json:"destination"`
+}
+
+// DeleteRequest is the body of DELETE /api/delete.
+type DeleteRequest struct {
+	Named
+}

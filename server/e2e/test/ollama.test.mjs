@@ -123,3 +123,13 @@ test('embed', async () => {
   assert.notDeepEqual(r.embeddings[0], r.embeddings[1]);
   assert.ok(r.prompt_eval_count > 0);
 });
+
+test('copy names the model again until delete', async () => {
+  await ollama.copy({ source: model, destination: 'my-copy' });
+  assert.ok((await ollama.list()).models.some((m) => m.name === 'my-copy'));
+  const r = await ollama.generate({ model: 'my-copy', prompt: 'Hi', options: { num_predict: 2 } });
+  assert.equal(r.model, 'my-copy');
+  await ollama.delete({ model: 'my-copy' });
+  assert.ok(!(await ollama.list()).models.some((m) => m.name === 'my-copy'));
+  await assert.rejects(ollama.delete({ model }), (e) => e.status_code === 403 && /mlx rm/.test(e.error));
+});
