@@ -48,7 +48,7 @@ func (s *Server) handleMessages(c *call) {
 	}
 	if !req.Stream {
 		defer release()
-		ctx, stop := watchClient(s.base, c.rc.Conn())
+		ctx, stop := s.watchCall(c, c.rc.Conn())
 		err := run(ctx)
 		stop()
 		if err != nil {

@@ -118,7 +118,28 @@ func TestAdmittedRequestKeepsPlace(t *testing.T) {
 	}
 	m := &racedModel{EngineModel: em, e: e, other: make(chan error, 1)}
 	ts := start(t, modelLoader{"m": m}, Options{})
-	// A running request holds one of the two places while the test's runs.
+	for _, tt := range []struct{ path, body, done string }{
+		{"/v1/completions", `{"model":"m","prompt":"hi","max_tokens":3,"stream":true}`, "[DONE]"},
+		{"/api/generate", `{"model":"m","prompt":"hi","options":{"num_predict":3}}`, `"done":true`},
+		{"/v1/messages", `{"model":"m","max_tokens":3,"messages":[{"role":"user","content":"hi"}]}`, `"stop_reason"`},
+	} {
+		running := startRunning(e, em)
+		status, b, _ := ts.do(t, "POST", tt.path, tt.body)
+		if status != 200 || strings.Contains(string(b), "error") || !strings.Contains(string(b), tt.done) {
+			t.Errorf("%s: admitted request: %d %s", tt.path, status, b)
+		}
+		if err := <-m.other; !errors.Is(err, runtime.ErrBusy) {
+			t.Errorf("%s: the client that came later: %v, want ErrBusy", tt.path, err)
+		}
+		if err := <-running; err != nil {
+			t.Errorf("%s: the running request: %v", tt.path, err)
+		}
+	}
+}
+
+// startRunning starts a request that holds one of e's places while a test
+// runs, and returns its result.
+func startRunning(e *runtime.Engine, em *EngineModel) chan error {
 	p := sample.Defaults()
 	p.MaxTokens, p.IgnoreEOS = 64, true
 	running := make(chan error, 1)
@@ -130,14 +151,5 @@ func TestAdmittedRequestKeepsPlace(t *testing.T) {
 	for e.Stats().Running == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	status, b, _ := ts.do(t, "POST", "/v1/completions", `{"model":"m","prompt":"hi","max_tokens":3,"stream":true}`)
-	if status != 200 || strings.Contains(string(b), "event: error") || !strings.Contains(string(b), "[DONE]") {
-		t.Errorf("admitted request: %d %s", status, b)
-	}
-	if err := <-m.other; !errors.Is(err, runtime.ErrBusy) {
-		t.Errorf("the client that came later: %v, want ErrBusy", err)
-	}
-	if err := <-running; err != nil {
-		t.Errorf("the running request: %v", err)
-	}
+	return running
 }

@@ -73,7 +73,7 @@ func (s *Server) embed(c *call, m Model, req *openai.EmbeddingRequest) (*openai.
 		list.Usage.PromptTokens += len(ids)
 	}
 	list.Usage.TotalTokens = list.Usage.PromptTokens
-	ctx, stop := watchClient(s.base, c.rc.Conn())
+	ctx, stop := s.watchCall(c, c.rc.Conn())
 	defer stop()
 	vecs, err := emb.Embed(ctx, inputs)
 	if err != nil {

@@ -46,7 +46,7 @@ func (s *Server) handleOllamaEmbed(c *call) {
 		inputs[i] = ids
 		out.PromptEvalCount += len(ids)
 	}
-	ctx, stop := watchClient(s.base, c.rc.Conn())
+	ctx, stop := s.watchCall(c, c.rc.Conn())
 	vecs, err := emb.Embed(ctx, inputs)
 	stop()
 	if err != nil {

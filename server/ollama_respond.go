@@ -64,7 +64,7 @@ func (e *ollamaStatus) Error() string { return e.msg }
 // value, or the error.
 func respondOllamaJSON(s *Server, c *call, release func(), gen func(context.Context) error, result func() any) {
 	defer release()
-	ctx, stop := watchClient(s.base, c.rc.Conn())
+	ctx, stop := s.watchCall(c, c.rc.Conn())
 	err := gen(ctx)
 	stop()
 	if err != nil {
@@ -90,7 +90,7 @@ func streamNDJSON(s *Server, c *call, release func(), write func(context.Context
 	rc.SetBodyStreamWriter(func(bw *bufio.Writer) {
 		defer c.finish()
 		defer release()
-		ctx, stop := watchClient(s.base, conn)
+		ctx, stop := s.watchCall(c, conn)
 		defer stop()
 		var werr error
 		send := func(v any) error {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"sync"
 
@@ -93,8 +94,8 @@ func respond[T any](s *Server, c *call, stream bool, agg aggregator[T], release 
 // result, or the error.
 func respondJSON[T any](s *Server, c *call, agg aggregator[T], release func(), gen func(context.Context, delivery[T]) error) {
 	defer release()
-	ctx, stop := watchClient(s.base, c.rc.Conn())
-	err := gen(runtime.WithReservation(ctx, c.place), agg)
+	ctx, stop := s.watchCall(c, c.rc.Conn())
+	err := gen(ctx, agg)
 	stop()
 	if err != nil {
 		e := apiError(err)
@@ -123,7 +124,7 @@ func streamSSE(s *Server, c *call, release func(), write func(context.Context, *
 	rc.SetBodyStreamWriter(func(bw *bufio.Writer) {
 		defer c.finish()
 		defer release()
-		ctx, stop := watchClient(s.base, conn)
+		ctx, stop := s.watchCall(c, conn)
 		w := sse.NewWriter(bw)
 		kaCtx, kaStop := context.WithCancel(ctx)
 		var ka sync.WaitGroup
@@ -132,7 +133,7 @@ func streamSSE(s *Server, c *call, release func(), write func(context.Context, *
 			defer ka.Done()
 			w.KeepAlive(kaCtx, s.opt.SSEKeepAlive, nil)
 		}()
-		err := write(runtime.WithReservation(ctx, c.place), w)
+		err := write(ctx, w)
 		kaStop()
 		ka.Wait()
 		if err != nil && w.Err() == nil && !errors.Is(err, ErrClientGone) {
@@ -149,6 +150,14 @@ func streamSSE(s *Server, c *call, release func(), write func(context.Context, *
 		stop()
 		w.Close() // nothing may touch bw once this function returns
 	})
+}
+
+// watchCall watches c's client as watchClient does, on a context that
+// also carries the queue place acquire reserved for c, so that the
+// request's first generation runs in it.
+func (s *Server) watchCall(c *call, conn net.Conn) (context.Context, func()) {
+	ctx, stop := watchClient(s.base, conn)
+	return runtime.WithReservation(ctx, c.place), stop
 }
 
 // generation is a prepared request: its sequences, and how their events
