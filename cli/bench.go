@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -80,7 +79,9 @@ instead times the embedding of N inputs of -p tokens in one call.`,
 			return resolveModelArg(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			applyKernelEnv()
+			if err := applyKernelEnv(); err != nil {
+				return err
+			}
 			return runBench(cmd.Context(), cmd.OutOrStdout(), args[0], o)
 		},
 	}
@@ -98,18 +99,6 @@ instead times the embedding of N inputs of -p tokens in one call.`,
 	cmd.AddCommand(newBenchServeCmd())
 	addSpecBench(cmd)
 	return cmd
-}
-
-// applyKernelEnv applies the kernel choices of the environment before a
-// model loads: MLX_NOASM=1 turns the assembly kernels off, and
-// MLX_AFFINE_INT8=0 keeps MLX 4-bit weights on the float kernels, within
-// 1e-3 of MLX's own results (by default they run on the Q4_0 integer
-// kernels with 8-bit activations, as llama.cpp computes Q4_0: 3–4x faster).
-func applyKernelEnv() {
-	if os.Getenv("MLX_NOASM") == "1" {
-		kernels.SetReference(true)
-	}
-	kernels.SetAffineInt8(os.Getenv("MLX_AFFINE_INT8") != "0")
 }
 
 func runBench(ctx context.Context, w io.Writer, ref string, o benchOptions) error {

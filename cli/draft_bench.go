@@ -27,7 +27,9 @@ func addSpecBench(cmd *cobra.Command) {
 		if spec.Draft == "" && spec.Lookup == 0 {
 			return run(cmd, args)
 		}
-		applyKernelEnv()
+		if err := applyKernelEnv(); err != nil {
+			return err
+		}
 		f := cmd.Flags()
 		var o benchOptions
 		o.gen, _ = f.GetInt("n-gen")

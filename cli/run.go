@@ -71,7 +71,9 @@ is). Sampling defaults come from the model's generation_config.json.`,
 			if err := checkBounds(cmd.Flags(), runBounds...); err != nil {
 				return err
 			}
-			applyKernelEnv()
+			if err := applyKernelEnv(); err != nil {
+				return err
+			}
 			if chatWanted(cmd, args) {
 				return runChat(cmd, args[0], o)
 			}

@@ -87,7 +87,9 @@ mlx stop use.`,
 			if err := checkPooling(o.pooling); err != nil {
 				return err
 			}
-			applyKernelEnv()
+			if err := applyKernelEnv(); err != nil {
+				return err
+			}
 			if o.detach {
 				return detachServe(cmd, o)
 			}

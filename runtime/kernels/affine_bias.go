@@ -23,18 +23,12 @@ func biasIndex(r, g, groups int) int {
 // per group in the order of the groups.
 type biasKernel[T float32 | uint16] func(b []T, xsum []float32, nblk int, out []float32)
 
-// The bias kernels of float32 and fp16 biases; assembly replaces them where
-// the CPU has it (affinebias_amd64.go).
-var (
-	affineBiasKern   biasKernel[float32] = affineBiasRef[float32]
-	affineBias16Kern biasKernel[uint16]  = affineBiasRef[uint16]
-)
-
-// affineBias16x4, where the CPU has it, is affineBias16Kern for four
-// activation rows at once: xsum holds their 4·groups sums, one row after
-// the other, and out their outputs, ostride floats apart. Each output gets
-// the same operations as from affineBias16Kern.
-var affineBias16x4 func(b []uint16, xsum []float32, nblk int, out []float32, ostride int)
+// The kernels of float32 and fp16 biases are impls.affineBias and
+// affineBias16; assembly replaces them where the CPU has it
+// (affinebias_amd64.go). impls.affineBias16x4, where the CPU has it, is
+// affineBias16 for four activation rows at once: xsum holds their
+// 4·groups sums, one row after the other, and out their outputs, ostride
+// floats apart. Each output gets the same operations as from affineBias16.
 
 // prefetchAffineBias asks for the bias blocks of rows [r0, r1) of w, before
 // the tile kernels run over their weights: a decode step reads each bias
@@ -43,18 +37,13 @@ func prefetchAffineBias(w *Matrix, r0, r1 int) {
 	groups := w.Cols / w.GroupSize
 	i0, n := r0*groups, ((r1+biasRows-1)/biasRows*biasRows-r0)*groups
 	if w.affineBias16 != nil {
-		prefetchRows(unsafe.Pointer(&w.affineBias16[i0]), 1, 2*n, 0)
+		impl().prefetchRows(unsafe.Pointer(&w.affineBias16[i0]), 1, 2*n, 0)
 		return
 	}
-	prefetchRows(unsafe.Pointer(&w.affineBias[i0]), 1, 4*n, 0)
+	impl().prefetchRows(unsafe.Pointer(&w.affineBias[i0]), 1, 4*n, 0)
 }
 
-// groupSums sets out[g] to the sum of the gsize values of group g of x (the
-// activations' side of the bias term); assembly replaces it where the CPU
-// has it.
-var groupSums = groupSumsRef
-
-// groupSumsRef is the plain Go groupSums.
+// groupSumsRef is the plain Go impls.groupSums.
 func groupSumsRef(x []float32, gsize int, out []float32) {
 	for g := range out {
 		var s float32
@@ -97,19 +86,20 @@ func biasValue[T float32 | uint16](v T) float32 {
 // tile of four rows goes through affineBias16x4 (each converted bias
 // vector used four times, eight independent multiply-add chains).
 func (p *Pool) addAffineBias(s *workerScratch, pt *mmPart, r0, r1, i0, i1 int) {
+	k := p.mm.k
 	if w := pt.w; w.affineBias16 != nil {
-		if groups := w.Cols / w.GroupSize; i1-i0 == 4 && affineBias16x4 != nil && r1-r0 >= biasRows {
+		if groups := w.Cols / w.GroupSize; i1-i0 == 4 && k.affineBias16x4 != nil && r1-r0 >= biasRows {
 			nblk := (r1 - r0) / biasRows
 			b := w.affineBias16[r0*groups : (r0+nblk*biasRows)*groups]
-			affineBias16x4(b, p.mm.xsum[i0*groups:i1*groups], nblk, pt.out[i0*w.Rows+r0:], w.Rows)
+			k.affineBias16x4(b, p.mm.xsum[i0*groups:i1*groups], nblk, pt.out[i0*w.Rows+r0:], w.Rows)
 			if r0 += nblk * biasRows; r0 == r1 {
 				return
 			}
 		}
-		addBias(p, s, pt, r0, r1, i0, i1, w.affineBias16, affineBias16Kern)
+		addBias(p, s, pt, r0, r1, i0, i1, w.affineBias16, k.affineBias16)
 		return
 	}
-	addBias(p, s, pt, r0, r1, i0, i1, pt.w.affineBias, affineBiasKern)
+	addBias(p, s, pt, r0, r1, i0, i1, pt.w.affineBias, k.affineBias)
 }
 
 // addBias is addAffineBias with the biases b and their kernel. Rows past

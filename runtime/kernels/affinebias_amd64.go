@@ -55,14 +55,19 @@ func biasFMA[T float32 | uint16](kern func(b *T, xsum *float32, groups, nblk int
 	}
 }
 
-func init() {
-	if hasAVX2 {
-		affineBiasKern = biasFMA(affineBiasAVX2)
-		affineBias16Kern = biasFMA(affineBias16AVX2)
-		affineBias16x4 = bias16x4
-	}
-	prefetchRows = prefetchRowsT1
+// initAffineBias installs the bias kernels of repacked MLX matrices (AVX2
+// and FMA).
+func initAffineBias(k *impls) {
+	k.affineBias = biasFMA(affineBiasAVX2)
+	k.affineBias16 = biasFMA(affineBias16AVX2)
+	k.affineBias16x4 = bias16x4
+}
+
+// initBaseline installs the kernels that need no more than what every
+// amd64 CPU has (prefetch) or AVX alone.
+func initBaseline(k *impls) {
+	k.prefetchRows = prefetchRowsT1
 	if cpu.X86.HasAVX {
-		groupSums = groupSumsFast
+		k.groupSums = groupSumsFast
 	}
 }

@@ -1,6 +1,9 @@
 package kernels
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // impls is one complete set of kernel implementations. The reference set is
 // plain Go; the fast set starts as a copy of it and the architecture files
@@ -49,27 +52,53 @@ type impls struct {
 	// half holds the tile kernels of F16 and BF16 weights (f16gemm.go);
 	// zero in the reference set.
 	half [2]halfSet
+
+	// The bias term of repacked MLX matrices (affine_bias.go):
+	// affineBias16x4 is nil without assembly.
+	affineBias     biasKernel[float32]
+	affineBias16   biasKernel[uint16]
+	affineBias16x4 func(b []uint16, xsum []float32, nblk int, out []float32, ostride int)
+	// groupSums sets out[g] to the sum of the gsize values of group g of x
+	// (the activations' side of the bias term).
+	groupSums func(x []float32, gsize int, out []float32)
+	// prefetchRows asks for rows runs of n > 0 bytes, the first at p,
+	// stride bytes apart, in the cache without waiting for them (a no-op
+	// without an instruction for it).
+	prefetchRows func(p unsafe.Pointer, rows, n, stride int)
 }
 
+// refImpls is the reference set; fastImpls the set chosen for this CPU,
+// under the cap of Cap if any.
 var (
 	refImpls  = newRefImpls()
-	fastImpls = newRefImpls()
+	fastImpls = buildImpls(detectedLevel())
 	current   atomic.Pointer[impls]
 )
 
 func init() {
-	fastImpls.name = "go"
-	initArch(&fastImpls)  // per-architecture file
-	initGemmK(&fastImpls) // packk_*.go
 	refImpls.compose()
-	fastImpls.compose()
 	current.Store(&fastImpls)
+}
+
+// buildImpls returns the kernels of instruction-set level lvl (an index in
+// archLevels): the reference ones with the assembly of that level and
+// those below it. Level 0 still gets the few kernels that need no more
+// than the platform's baseline ("go").
+func buildImpls(lvl int) impls {
+	k := newRefImpls()
+	k.name = "go"
+	if lvl > 0 {
+		k.name = archLevels[lvl]
+	}
+	initArch(&k, lvl) // per-architecture file
+	k.compose()
+	return k
 }
 
 func impl() *impls { return current.Load() }
 
 // SetReference forces the plain Go reference kernels (on = true) or restores
-// the fastest ones for this CPU (on = false). It is meant to be called once at
+// the fastest ones for this CPU under the cap of Cap (on = false). It is meant to be called once at
 // start-up (the cli maps an environment variable to it); calls racing with
 // running kernels are safe but give mixed results.
 func SetReference(on bool) {
@@ -80,9 +109,10 @@ func SetReference(on bool) {
 	}
 }
 
-// Implementation names the kernels in use: "reference", "go" (no assembly
-// for this CPU or build), or the instruction sets of the assembly ("avx2",
-// "neon+dotprod", ...).
+// Implementation names the kernels in use: "reference" (SetReference),
+// "generic" (Cap), "go" (no assembly for this CPU or build), or the
+// instruction-set level of the assembly ("avx2", "avx512vnni", "dotprod",
+// ...).
 func Implementation() string { return impl().name }
 
 func newRefImpls() impls {
@@ -100,6 +130,10 @@ func newRefImpls() impls {
 		expShift: expShiftRef,
 
 		affineGroups: affineGroupsRef,
+		affineBias:   affineBiasRef[float32],
+		affineBias16: affineBiasRef[uint16],
+		groupSums:    groupSumsRef,
+		prefetchRows: func(unsafe.Pointer, int, int, int) {},
 		quantize: [actPairSum + 1]func([]byte, []float32){
 			actQ8_0:    quantizeQ8_0Ref,
 			actQ8_1:    quantizeQ8_1Ref,

@@ -12,7 +12,8 @@
 // group sums. The 32-element formats (and, on amd64, Q4_K and Q6_K) take four
 // activation rows per weight block, which is what a prefill needs. The build
 // tag noasm, or SetReference(true), forces the reference code everywhere;
-// Implementation names the kernels in use.
+// Cap limits the assembly to a lower instruction-set level than the CPU's
+// (level.go); Implementation names the kernels in use.
 //
 // For the GGUF quantized formats the activations are quantized to 8 bits the
 // way ggml does it (Q8_0, Q8_1 or Q8_K blocks) and the dot products are

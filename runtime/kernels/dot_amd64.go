@@ -32,12 +32,35 @@ func f32ToF16AVX2(dst []uint16, src []float32)
 // hasAVX2 reports whether this CPU runs the amd64 kernels.
 var hasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasF16C
 
-// initArch installs the assembly kernels this CPU supports.
-func initArch(k *impls) {
-	if !hasAVX2 {
+// The instruction-set levels of Cap (level.go), by index.
+const (
+	levelAVX2 = iota + 1
+	levelAVX512
+	levelVNNI
+)
+
+// archLevels names the levels of Cap on amd64, lowest first.
+var archLevels = []string{"generic", "avx2", "avx512", "avx512vnni"}
+
+// detectedLevel returns the highest level this CPU runs.
+func detectedLevel() int {
+	switch {
+	case hasVNNI && hasAVX2:
+		return levelVNNI
+	case hasAVX512F:
+		return levelAVX512
+	case hasAVX2:
+		return levelAVX2
+	}
+	return 0
+}
+
+// initArch installs the assembly kernels of level lvl and below.
+func initArch(k *impls, lvl int) {
+	initBaseline(k)
+	if lvl < levelAVX2 {
 		return
 	}
-	k.name = "avx2+fma+f16c"
 	k.dot = func(a, b []float32) float32 {
 		n := len(a) &^ 7
 		return dotAVX2(a[:n], b) + dotRef(a[n:], b[n:])
@@ -72,5 +95,8 @@ func initArch(k *impls) {
 	}
 	initQuantAVX2(k)
 	initAttnAVX2(k)
-	initGemm(k)
+	initAffineBias(k)
+	initGemm(k, lvl)
+	initHalf(k, lvl)
+	initGemmK(k, lvl)
 }

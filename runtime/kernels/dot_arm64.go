@@ -32,9 +32,25 @@ func f32ToF16NEON(dst []uint16, src []float32)
 // hasDotProd reports whether the CPU has SDOT (ARMv8.2 dot product).
 var hasDotProd = cpu.ARM64.HasASIMDDP
 
-// initArch installs the assembly kernels this CPU supports.
-func initArch(k *impls) {
-	k.name = "neon"
+// archLevels names the levels of Cap (level.go) on arm64, lowest first.
+var archLevels = []string{"generic", "neon", "dotprod"}
+
+// levelDotProd is the index of dotprod in archLevels.
+const levelDotProd = 2
+
+// detectedLevel returns the highest level this CPU runs.
+func detectedLevel() int {
+	if hasDotProd {
+		return levelDotProd
+	}
+	return 1
+}
+
+// initArch installs the assembly kernels of level lvl and below.
+func initArch(k *impls, lvl int) {
+	if lvl < 1 {
+		return
+	}
 	k.dot = func(a, b []float32) float32 {
 		n := len(a) &^ 15
 		return dotNEON(a[:n], b) + dotRef(a[n:], b[n:])
@@ -67,5 +83,5 @@ func initArch(k *impls) {
 		f32ToF16NEON(dst, src[:n])
 		f32ToF16Ref(dst[n:], src[n:])
 	}
-	initQuantNEON(k)
+	initQuantNEON(k, lvl)
 }

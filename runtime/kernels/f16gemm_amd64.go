@@ -43,14 +43,10 @@ var (
 	}
 )
 
-func init() { initHalf(&fastImpls) }
-
-// initHalf installs the half tile kernels this CPU runs.
-func initHalf(k *impls) {
-	switch {
-	case hasAVX512F:
+// initHalf installs the half tile kernels of level lvl (at least AVX2).
+func initHalf(k *impls, lvl int) {
+	k.half = halfAVX2
+	if lvl >= levelAVX512 {
 		k.half = halfAVX512
-	case hasAVX2:
-		k.half = halfAVX2
 	}
 }

@@ -69,11 +69,11 @@ func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 		g0, g1, ahead := r0/gr, (r1+gr-1)/gr, max(1, prefetchBytes/gb)
 		stream := j.k.gemm[w.layout].stream
 		if stream {
-			prefetchRows(unsafe.Pointer(&w.packed[g0*gb]), 1, min(min(ahead, g1-g0)*gb, prefetchBytes), 0)
+			j.k.prefetchRows(unsafe.Pointer(&w.packed[g0*gb]), 1, min(min(ahead, g1-g0)*gb, prefetchBytes), 0)
 		}
 		for g := g0; g < g1; g++ {
 			if stream && g+ahead < g1 {
-				prefetchRows(unsafe.Pointer(&w.packed[(g+ahead)*gb]), 1, min(gb, prefetchBytes), 0)
+				j.k.prefetchRows(unsafe.Pointer(&w.packed[(g+ahead)*gb]), 1, min(gb, prefetchBytes), 0)
 			}
 			p.packedTiles(s, pt, g*gr, min((g+1)*gr, r1), 0, j.n)
 		}

@@ -50,12 +50,11 @@ var (
 	}
 )
 
-// initGemm installs the tile kernels this CPU runs.
-func initGemm(k *impls) {
+// initGemm installs the tile kernels of level lvl.
+func initGemm(k *impls, lvl int) {
 	set := gemmAVX2
-	if hasVNNI {
+	if lvl >= levelVNNI {
 		set = gemmVNNI
-		k.name += "+avx512vnni"
 	}
 	for t, g := range set {
 		k.gemm[t] = g

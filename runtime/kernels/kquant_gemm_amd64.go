@@ -18,11 +18,12 @@ func gemm4Q6_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 func gemm1Q6_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 
 // initGemmK installs the K-quant tile kernels (packk.go) and their
-// activation quantizer when the CPU has AVX-512 VNNI. The kernels get np as
+// activation quantizer at level avx512vnni; without them NewMatrix keeps
+// Q4_K and Q6_K unpacked and the per-row kernels compute them. The kernels get np as
 // packedChunk passes it to every tile kernel, pairs of 32-value blocks, and
 // loop over np/4 super-blocks.
-func initGemmK(k *impls) {
-	if !hasVNNI {
+func initGemmK(k *impls, lvl int) {
+	if lvl < levelVNNI {
 		return
 	}
 	k.gemm[Q4_K] = gemmSet{wide: gemm4Q4_KVNNI, one: gemm1Q4_KVNNI, cols: 4}

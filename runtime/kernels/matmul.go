@@ -170,7 +170,7 @@ func (p *Pool) quantizeRow(i int) {
 // sumGroups sets the MLX group sums of activation row i.
 func (j *matmulJob) sumGroups(i int) {
 	groups := j.cols / j.gsize
-	groupSums(j.x[i*j.cols:(i+1)*j.cols], j.gsize, j.xsum[i*groups:(i+1)*groups])
+	j.k.groupSums(j.x[i*j.cols:(i+1)*j.cols], j.gsize, j.xsum[i*groups:(i+1)*groups])
 }
 
 func grow[T any](s []T, n int) []T {

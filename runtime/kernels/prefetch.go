@@ -2,11 +2,6 @@ package kernels
 
 import "unsafe"
 
-// prefetchRows asks for rows runs of n > 0 bytes, the first at p, stride
-// bytes apart, in the cache without waiting for them, where the CPU has an
-// instruction for it (a no-op elsewhere).
-var prefetchRows = func(p unsafe.Pointer, rows, n, stride int) {}
-
 // PrefetchRows asks for rows runs of n elements of s, the first at s[0],
 // stride elements apart, to be brought into the cache while the caller
 // computes on something else: a hint, cut to the runs that lie within s.
@@ -15,7 +10,7 @@ var prefetchRows = func(p unsafe.Pointer, rows, n, stride int) {}
 func PrefetchRows[T any](s []T, rows, n, stride int) {
 	if rows = runsWithin(len(s), rows, n, stride); rows > 0 {
 		size := int(unsafe.Sizeof(s[0]))
-		prefetchRows(unsafe.Pointer(&s[0]), rows, n*size, stride*size)
+		impl().prefetchRows(unsafe.Pointer(&s[0]), rows, n*size, stride*size)
 	}
 }
 

@@ -62,13 +62,12 @@ func quantQ8_0NEON(dst *byte, src *float32, nb int)
 //go:noescape
 func affineGroups4NEON(row *byte, x *float32, ngroups, gsize int, out *float32)
 
-// initQuantNEON installs the quantized assembly kernels: SDOT ones when the
-// CPU has the dot-product extension, SMULL/SADALP ones otherwise.
-func initQuantNEON(k *impls) {
+// initQuantNEON installs the quantized assembly kernels: SDOT ones at level
+// dotprod, SMULL/SADALP ones below it.
+func initQuantNEON(k *impls, lvl int) {
 	k.quantize[actQ8_0] = quantQ8_0(quantQ8_0NEON)
 	k.affineGroups = affineGroups4(affineGroups4NEON)
-	if hasDotProd {
-		k.name = "neon+dotprod"
+	if lvl >= levelDotProd {
 		k.qdot[Q8_0] = qdot4(qdotQ8_0SDOT, q8_0, q8_0)
 		k.qdot[Q4_0] = qdot4(qdotQ4_0SDOT, q4_0, q8_0)
 		k.qdot[Q4_1] = qdot4(qdotQ4_1SDOT, q4_1, q8_1)

@@ -1,0 +1,31 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mlxrun/mlx/runtime/kernels"
+)
+
+// TestKernelEnvCap checks that MLX_CPU caps the kernels, and that a name
+// the kernels do not know is an error that names the variable.
+func TestKernelEnvCap(t *testing.T) {
+	t.Cleanup(func() {
+		if err := kernels.Cap("native"); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Setenv("MLX_CPU", "generic")
+	if err := applyKernelEnv(); err != nil {
+		t.Fatal(err)
+	}
+	if got := kernels.Implementation(); got != "generic" {
+		t.Errorf("MLX_CPU=generic: kernels %q", got)
+	}
+	t.Setenv("MLX_CPU", "avx9")
+	err := applyKernelEnv()
+	if !errors.Is(err, kernels.ErrLevel) || !strings.Contains(err.Error(), "MLX_CPU=avx9") {
+		t.Errorf("MLX_CPU=avx9: %v, want an error naming MLX_CPU", err)
+	}
+}
