@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of mlx serve with the official OpenAI Node SDK, the
+# End-to-end tests of mlx serve with the official OpenAI and Anthropic Node SDKs, the
 # Vercel AI SDK and the Ollama client (ollama-js): installs them (npm ci),
 # builds mlx, starts it in the background on a free loopback port with a
 # fixture model, runs the suite (node --test), checks mlx ps, and stops
