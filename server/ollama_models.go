@@ -100,7 +100,10 @@ func (s *Server) handleOllamaShow(c *call) {
 	if info.ToolFormat != toolparse.FormatNone {
 		out.Capabilities = append(out.Capabilities, "tools")
 	}
-	if info.ToolFormat == toolparse.FormatHarmony {
+	if t, ok := m.(Templater); ok {
+		out.Template = t.ChatTemplate()
+	}
+	if info.ToolFormat == toolparse.FormatHarmony || strings.Contains(out.Template, "enable_thinking") || strings.Contains(out.Template, "<think>") {
 		out.Capabilities = append(out.Capabilities, "thinking")
 	}
 	if lm, ok := s.models.lookup(id); ok {
@@ -109,6 +112,16 @@ func (s *Server) handleOllamaShow(c *call) {
 	out.Modelfile = "FROM " + id + "\n" + modelfileParameters(out.Parameters)
 	writeJSON(c.rc, http.StatusOK, out)
 }
+
+// Templater is implemented by models that show their chat template.
+type Templater interface {
+	// ChatTemplate returns the Jinja source of the default template, ""
+	// when the model has none.
+	ChatTemplate() string
+}
+
+// ChatTemplate implements Templater.
+func (m *EngineModel) ChatTemplate() string { return m.e.ChatTemplate() }
 
 // infoDetails are the details of a loaded model.
 func infoDetails(info ModelInfo) ollama.Details {

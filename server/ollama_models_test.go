@@ -65,3 +65,15 @@ func getJSON(t *testing.T, ts *testServer, path string, out any) {
 		t.Fatalf("GET %s: %d %s", path, status, b)
 	}
 }
+
+// TestOllamaShowTemplate: show gives a real model's chat template, and
+// the thinking capability of a template that can think.
+func TestOllamaShowTemplate(t *testing.T) {
+	m := loadEngine(t, "models", "qwen3-tiny")
+	ts := startModels(t, modelLoader{"q": m})
+	var show ollama.ShowResponse
+	ts.post(t, "/api/show", `{"model":"q"}`, http.StatusOK, &show)
+	if show.Template == "" || show.Template != m.ChatTemplate() || !strings.Contains(strings.Join(show.Capabilities, ","), "thinking") {
+		t.Errorf("template %.80q, capabilities %v", show.Template, show.Capabilities)
+	}
+}
