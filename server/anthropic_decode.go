@@ -160,6 +160,9 @@ func messagesParams(r *anthropic.Request, info ModelInfo) (sample.Params, error)
 	p := modelDefaults(info)
 	setF(&p.Temperature, r.Temperature)
 	setF(&p.TopP, r.TopP)
+	if r.TopP != nil && *r.TopP == 0 { // the most probable token only, as the chat API takes it
+		p.TopP, p.Temperature = 1, 0
+	}
 	if r.TopK != nil {
 		if err := checkTopK(*r.TopK, info); err != nil {
 			return p, err

@@ -105,6 +105,21 @@ func TestMessagesStopReasons(t *testing.T) {
 	}
 }
 
+// TestMessagesClaudeCode sends what Claude Code sends: a query string on
+// the path, beta headers, cache_control marks, and top_p 0 (greedy).
+func TestMessagesClaudeCode(t *testing.T) {
+	ts, f := startFake(t, "ok", Options{})
+	status, body, _ := ts.do(t, http.MethodPost, "/v1/messages?beta=true", `{"model":"m","max_tokens":8,"top_p":0,`+
+		`"system":[{"type":"text","text":"S","cache_control":{"type":"ephemeral"}}],"messages":[{"role":"user","content":"hi"}]}`,
+		"anthropic-version", "2023-06-01", "anthropic-beta", "interleaved-thinking-2025-05-14")
+	if status != http.StatusOK {
+		t.Fatalf("status %d: %s", status, body)
+	}
+	if p := f.lastReq.Params; p.Temperature != 0 || p.TopP != 1 {
+		t.Errorf("top_p 0: temperature %v, top_p %v, want greedy", p.Temperature, p.TopP)
+	}
+}
+
 func ptr[T any](v T) *T { return &v }
 
 // weatherCall is the Hermes tool call of the weather tool.
