@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/mlxrun/mlx/models/config"
-	"github.com/mlxrun/mlx/runtime/kernels"
-	"github.com/mlxrun/mlx/runtime/kvcache"
 	"github.com/mlxrun/mlx/runtime/model"
 
 	_ "github.com/mlxrun/mlx/runtime/arch/gemma3"
@@ -20,33 +18,15 @@ func gemmaLogits(t *testing.T, edit func(*config.Model)) []float32 {
 	return lastLogits(t, m)
 }
 
-// lastLogits runs 24 tokens through m and returns the logits of the last.
+// lastLogits runs 24 tokens through m in one batch and returns the logits
+// of the last.
 func lastLogits(t *testing.T, m *model.Model) []float32 {
 	t.Helper()
-	pool := kernels.NewPool(2)
-	defer pool.Close()
-	s, err := m.NewState(pool, 32, 1, 64)
-	if err != nil {
-		t.Fatal(err)
+	tokens := make([]int32, 24)
+	for i := range tokens {
+		tokens[i] = int32(300 + 7*i)
 	}
-	c, err := kvcache.NewArenaShapes(kvcache.F32, m.KVShapes(), 64, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kc := c.NewCache()
-	pl := kvcache.NewPool(c)
-	if !pl.Grow(kc, 24) {
-		t.Fatal("no cache block")
-	}
-	b := &model.Batch{Out: []int{23}}
-	for i := range 24 {
-		b.Tokens, b.Pos, b.Cache = append(b.Tokens, int32(300+7*i)), append(b.Pos, i), append(b.Cache, kc)
-	}
-	logits, err := s.Forward(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append([]float32(nil), logits...)
+	return run(t, m, tokens, len(tokens))
 }
 
 // TestSoftcaps checks Gemma 2's soft-caps on a real model: the final cap
