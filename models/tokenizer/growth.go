@@ -13,10 +13,7 @@ const maxGrowth = 64
 // checkGrowth refuses a spec whose normalizers, pre-tokenizers or
 // decoders can make text more than maxGrowth times longer.
 func checkGrowth(s *spec) error {
-	pre := 1.0
-	for _, p := range s.pre {
-		pre *= preGrowth(p)
-	}
+	pre := product(s.pre, preGrowth)
 	for _, part := range []struct {
 		name string
 		g    float64
@@ -29,15 +26,20 @@ func checkGrowth(s *spec) error {
 	return nil
 }
 
+// product multiplies the growths of the steps of a chain.
+func product[T any](steps []T, growth func(T) float64) float64 {
+	g := 1.0
+	for _, s := range steps {
+		g *= growth(s)
+	}
+	return g
+}
+
 // normGrowth bounds len(n.normalize(s)) / len(s) for a non-empty s.
 func normGrowth(n normalizer) float64 {
 	switch n := n.(type) {
 	case normSequence:
-		g := 1.0
-		for _, m := range n {
-			g *= normGrowth(m)
-		}
-		return g
+		return product(n, normGrowth)
 	case unicodeNorm:
 		if n.form.String("\ufdfa") != "\ufdfa" {
 			return 11 // compatibility forms
@@ -89,11 +91,7 @@ func preGrowth(p preTokenizer) float64 {
 func decGrowth(d decoder) float64 {
 	switch d := d.(type) {
 	case decSequence:
-		g := 1.0
-		for _, e := range d {
-			g *= decGrowth(e)
-		}
-		return g
+		return product(d, decGrowth)
 	case replaceDec:
 		return replaceGrowth(d.r)
 	}
