@@ -95,15 +95,11 @@ func (g *gemma4) step(d *Delta) bool {
 			g.named, g.trim = true, true
 			return true
 		}
-		before, found, rest := scan(g.buf, Gemma4ChannelEnd)
-		kept := strings.TrimRight(before, " \t\r\n")
-		d.Reasoning += kept
-		if found != "" {
-			g.buf, g.mode, g.trim = rest, modeContent, true
-			return true
+		var closed bool
+		if g.buf, closed = reasoningUntil(d, g.buf, Gemma4ChannelEnd); closed {
+			g.mode, g.trim = modeContent, true
 		}
-		g.buf = before[len(kept):] + rest
-		return false
+		return closed
 	case modeBlock:
 		body, rest, ok := strings.Cut(g.buf, Gemma4CallEnd)
 		if !ok {

@@ -165,6 +165,21 @@ func (p *Parser) Flush() Delta {
 	return d
 }
 
+// reasoningUntil adds the reasoning in buf up to the marker end to d and
+// returns the text still to read and whether end was found. White space
+// before end is not part of the reasoning (the templates put a line end
+// there), so trailing white space waits until more text shows whether end
+// follows.
+func reasoningUntil(d *Delta, buf, end string) (string, bool) {
+	before, found, rest := scan(buf, end)
+	kept := strings.TrimRight(before, " \t\r\n")
+	d.Reasoning += kept
+	if found != "" {
+		return rest, true
+	}
+	return before[len(kept):] + rest, false
+}
+
 // step makes one move on the buffer; it reports whether to try another.
 func (p *Parser) step(d *Delta) bool {
 	if p.trim {
@@ -178,18 +193,11 @@ func (p *Parser) step(d *Delta) bool {
 	case modeStart:
 		return p.start()
 	case modeReasoning:
-		// White space before </think> is not part of the reasoning (the
-		// templates put a line end there), so trailing white space waits
-		// until more text shows whether </think> follows.
-		before, found, rest := scan(p.buf, ThinkClose)
-		kept := strings.TrimRight(before, " \t\r\n")
-		d.Reasoning += kept
-		if found != "" {
-			p.buf, p.mode, p.trim = rest, modeContent, true
-			return true
+		var closed bool
+		if p.buf, closed = reasoningUntil(d, p.buf, ThinkClose); closed {
+			p.mode, p.trim = modeContent, true
 		}
-		p.buf = before[len(kept):] + rest
-		return false
+		return closed
 	case modeContent:
 		before, found, rest := scan(p.buf, p.opt.Format.markers()...)
 		d.Content += before
