@@ -2,6 +2,7 @@
 
 #include "textflag.h"
 #include "asm_amd64.h"
+#include "qdot_amd64.h"
 
 // The MXFP4 dot product on AVX2, the Q4_0 kernel of qdot_amd64.s with two
 // changes: the nibbles index the doubled E2M1 values (mxfp4Values) with
@@ -12,29 +13,8 @@ DATA mxfp4lut<>+0(SB)/8, $0x0c08060403020100
 DATA mxfp4lut<>+8(SB)/8, $0xf4f8fafcfdfeff00
 GLOBL mxfp4lut<>(SB), RODATA|NOPTR, $16
 
-// Y8 = w, Y9 = |w|, X14 = weight scale, as ROWS4 of qdot_amd64.s wants.
-#define ROW8(D, Q, ACC) \
-	HALF(D, X1) \
-	VMULSS X14, X1, X1 \
-	VBROADCASTSS X1, Y1 \
-	VMOVDQU Q, Y2 \
-	VPSIGNB Y8, Y2, Y2 \
-	VPMADDUBSW Y2, Y9, Y2 \
-	VPMADDWD Y15, Y2, Y2 \
-	VCVTDQ2PS Y2, Y2 \
-	VFMADD231PS Y2, Y1, ACC
-
-#define ROWS4(NEXT) \
-	ROW8((DI), 2(DI), Y10) \
-	CMPQ R8, $1 \
-	JLE  NEXT \
-	ROW8((DI)(R9*1), 2(DI)(R9*1), Y11) \
-	CMPQ R8, $2 \
-	JLE  NEXT \
-	ROW8((DI)(R9*2), 2(DI)(R9*2), Y12) \
-	CMPQ R8, $3 \
-	JLE  NEXT \
-	ROW8((DI)(R10*1), 2(DI)(R10*1), Y13)
+// Each block sets Y8 = w, Y9 = |w|, X14 = weight scale for ROWS4
+// (qdot_amd64.h).
 
 // func qdotMXFP4AVX2(w, x *byte, nb, xstride, nrows int, out *float32)
 TEXT ·qdotMXFP4AVX2(SB), NOSPLIT, $0-48
