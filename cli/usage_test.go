@@ -57,9 +57,10 @@ func TestBadValuesRefused(t *testing.T) {
 	}
 }
 
-// A damaged model is explained in words: a truncated GGUF as truncated, a
-// broken tokenizer with one "tokenizer:".
-func TestDamagedModelMessages(t *testing.T) {
+// truncatedGGUF writes the first 1000 bytes of the tiny Llama GGUF to a
+// temporary file and returns its path.
+func truncatedGGUF(t *testing.T) string {
+	t.Helper()
 	full, err := os.ReadFile(fixture.Path(t, "gguf", "llama-tiny-Q8_0.gguf"))
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +69,14 @@ func TestDamagedModelMessages(t *testing.T) {
 	if err := os.WriteFile(cut, full[:1000], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = runCaptured(t, "", "run", cut, "hi")
+	return cut
+}
+
+// A damaged model is explained in words: a truncated GGUF as truncated, a
+// broken tokenizer with one "tokenizer:".
+func TestDamagedModelMessages(t *testing.T) {
+	cut := truncatedGGUF(t)
+	_, _, err := runCaptured(t, "", "run", cut, "hi")
 	if err == nil || !strings.Contains(err.Error(), "file is truncated") {
 		t.Errorf("truncated GGUF: %v", err)
 	}
@@ -92,14 +100,7 @@ func TestDamagedModelMessages(t *testing.T) {
 // its error once.
 func TestServeBadModelNotListening(t *testing.T) {
 	t.Setenv("MLX_HOME", t.TempDir())
-	full, err := os.ReadFile(fixture.Path(t, "gguf", "llama-tiny-Q8_0.gguf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cut := filepath.Join(t.TempDir(), "cut.gguf")
-	if err := os.WriteFile(cut, full[:1000], 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cut := truncatedGGUF(t)
 	_, stderr, err := runCaptured(t, "", "serve", "--port", "0", cut)
 	if err == nil || !strings.Contains(err.Error(), "file is truncated") {
 		t.Fatalf("error %v", err)
