@@ -159,6 +159,20 @@ func (s *Server) Handler() fasthttp.RequestHandler {
 	}
 }
 
+// ollamaRoutes are the handlers of Ollama's API, by path.
+var ollamaRoutes = map[string]func(*Server, *call){
+	routeOllamaChat:     (*Server).handleOllamaChat,
+	routeOllamaGenerate: (*Server).handleOllamaGenerate,
+	routeOllamaTags:     (*Server).handleOllamaTags,
+	routeOllamaShow:     (*Server).handleOllamaShow,
+	routeOllamaPs:       (*Server).handleOllamaPs,
+	routeOllamaVersion:  (*Server).handleOllamaVersion,
+	routeOllamaEmbed:    (*Server).handleOllamaEmbed,
+	routeOllamaPull:     (*Server).handleOllamaPull,
+	routeOllamaCopy:     (*Server).handleOllamaCopy,
+	routeOllamaDelete:   (*Server).handleOllamaDelete,
+}
+
 // route finds the handler of a request; allowed is false for a known path
 // with the wrong method. Every path works with and without /v1.
 func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call), allowed bool) {
@@ -187,27 +201,11 @@ func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call
 		route, handle = routeMetrics, s.handleMetrics
 	case "/mlx/models":
 		route, handle = routeMLXModels, s.handleMLXModels
-	case routeOllamaChat:
-		route, handle = routeOllamaChat, s.handleOllamaChat
-	case routeOllamaGenerate:
-		route, handle = routeOllamaGenerate, s.handleOllamaGenerate
-	case routeOllamaTags:
-		route, handle = routeOllamaTags, s.handleOllamaTags
-	case routeOllamaShow:
-		route, handle = routeOllamaShow, s.handleOllamaShow
-	case routeOllamaPs:
-		route, handle = routeOllamaPs, s.handleOllamaPs
-	case routeOllamaVersion:
-		route, handle = routeOllamaVersion, s.handleOllamaVersion
-	case routeOllamaEmbed:
-		route, handle = routeOllamaEmbed, s.handleOllamaEmbed
-	case routeOllamaPull:
-		route, handle = routeOllamaPull, s.handleOllamaPull
-	case routeOllamaCopy:
-		route, handle = routeOllamaCopy, s.handleOllamaCopy
-	case routeOllamaDelete:
-		route, handle = routeOllamaDelete, s.handleOllamaDelete
 	default:
+		if h, ok := ollamaRoutes[path]; ok {
+			route, handle = path, func(c *call) { h(s, c) }
+			break
+		}
 		id, ok := strings.CutPrefix(path, "/models/")
 		if !ok || id == "" {
 			route, handle = s.statefulRoute(path)
