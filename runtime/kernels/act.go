@@ -1,7 +1,5 @@
 package kernels
 
-import "math"
-
 // GELUTanhMul sets gate[i] = gelu_tanh(gate[i]) * up[i], the tanh
 // approximation of GELU (PyTorch's approximate="tanh"):
 // gelu_tanh(g) = g/2 · (1 + tanh(√(2/π)·(g + 0.044715·g³))), computed as
@@ -27,14 +25,6 @@ func GELUTanhMul(gate, up []float32) {
 // geluC is √(2/π).
 const geluC = 0.7978845608028654
 
-// geluTanhRef is GELUTanhMul in float64 with math.Tanh, for tests.
-func geluTanhRef(gate, up []float32) {
-	for i, g := range gate {
-		x := float64(g)
-		gate[i] = float32(0.5*x*(1+math.Tanh(geluC*(x+0.044715*x*x*x)))) * up[i]
-	}
-}
-
 // Softcap sets x[i] = c·tanh(x[i]/c), which bounds every value to (-c, c)
 // while keeping small values almost unchanged (Gemma's logit soft-capping).
 // It computes tanh|y| as (1-e^(-2|y|))/(1+e^(-2|y|)) with the vectorised
@@ -56,12 +46,5 @@ func Softcap(x []float32, c float32) {
 			}
 			t[i] = v
 		}
-	}
-}
-
-// softcapRef is Softcap with math.Tanh in float64, for tests.
-func softcapRef(x []float32, c float32) {
-	for i, v := range x {
-		x[i] = c * float32(math.Tanh(float64(v/c)))
 	}
 }

@@ -82,3 +82,18 @@ func TestSoftcapMatchesTanh(t *testing.T) {
 		}
 	}
 }
+
+// geluTanhRef is GELUTanhMul in float64 with math.Tanh.
+func geluTanhRef(gate, up []float32) {
+	for i, g := range gate {
+		x := float64(g)
+		gate[i] = float32(0.5*x*(1+math.Tanh(geluC*(x+0.044715*x*x*x)))) * up[i]
+	}
+}
+
+// softcapRef is Softcap with math.Tanh in float64.
+func softcapRef(x []float32, c float32) {
+	for i, v := range x {
+		x[i] = c * float32(math.Tanh(float64(v/c)))
+	}
+}
