@@ -100,25 +100,37 @@ func (p *Pool) Match(c *Cache, tokens []int32, limit int) int {
 	case p.a.states.elems > 0:
 		return p.matchState(c, tokens, limit)
 	}
-	bs := p.a.bs
-	h, pos := p.root, 0
 	limit = min(limit, len(tokens))
-	for pos < limit {
-		n := min(bs, limit-pos)
-		if n == bs {
-			hb := p.chain(h, tokens[pos:pos+bs])
-			if b, ok := p.full[hb]; ok && p.holds(b, h, tokens[pos:pos+bs]) {
-				p.retain(b)
-				c.table = append(c.table, b)
-				c.hash, c.indexed = hb, c.indexed+1
-				h, pos = hb, pos+bs
-				continue
-			}
-		}
-		pos += p.copyBest(c, h, tokens[pos:pos+n])
-		break
+	hashes := p.shareFull(c, tokens, limit)
+	full := len(hashes) - 1
+	h, pos := hashes[full], full*p.a.bs
+	if full > 0 {
+		c.hash, c.indexed = h, c.indexed+full
+	}
+	if pos < limit {
+		pos += p.copyBest(c, h, tokens[pos:min(pos+p.a.bs, limit)])
 	}
 	return pos
+}
+
+// shareFull appends to the empty cache c, shared, the indexed full blocks
+// that tokens[:limit] begins with, and returns the chain hashes: the
+// root's, then each shared block's.
+func (p *Pool) shareFull(c *Cache, tokens []int32, limit int) []uint64 {
+	bs := p.a.bs
+	hashes := []uint64{p.root}
+	for pos := 0; pos+bs <= limit; pos += bs {
+		h := hashes[len(hashes)-1]
+		hb := p.chain(h, tokens[pos:pos+bs])
+		b, ok := p.full[hb]
+		if !ok || !p.holds(b, h, tokens[pos:pos+bs]) {
+			break
+		}
+		p.retain(b)
+		c.table = append(c.table, b)
+		hashes = append(hashes, hb)
+	}
+	return hashes
 }
 
 // copyBest appends to c a copy of the child of parent whose tokens begin

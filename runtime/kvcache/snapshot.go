@@ -91,18 +91,7 @@ func (x *snapStore) take(elems int) *snapshot {
 func (p *Pool) matchState(c *Cache, tokens []int32, limit int) int {
 	bs := p.a.bs
 	limit = min(limit, len(tokens))
-	hashes := []uint64{p.root}
-	for pos := 0; pos+bs <= limit; pos += bs {
-		h := hashes[len(hashes)-1]
-		hb := p.chain(h, tokens[pos:pos+bs])
-		b, ok := p.full[hb]
-		if !ok || !p.holds(b, h, tokens[pos:pos+bs]) {
-			break
-		}
-		p.retain(b)
-		c.table = append(c.table, b)
-		hashes = append(hashes, hb)
-	}
+	hashes := p.shareFull(c, tokens, limit)
 	for i := len(hashes) - 1; i >= 0; i-- {
 		cands := slices.Clone(p.snaps.byParent[hashes[i]])
 		slices.SortFunc(cands, func(a, b *snapshot) int { return b.n - a.n })
