@@ -159,10 +159,7 @@ func resultText(b anthropic.Block) string {
 func messagesParams(r *anthropic.Request, info ModelInfo) (sample.Params, error) {
 	p := modelDefaults(info)
 	setF(&p.Temperature, r.Temperature)
-	setF(&p.TopP, r.TopP)
-	if r.TopP != nil && *r.TopP == 0 { // the most probable token only, as the chat API takes it
-		p.TopP, p.Temperature = 1, 0
-	}
+	setTopP(&p, r.TopP)
 	if r.TopK != nil {
 		if err := checkTopK(*r.TopK, info); err != nil {
 			return p, err

@@ -21,7 +21,7 @@ func params(s sampling, info ModelInfo) (sample.Params, error) {
 	p := modelDefaults(info)
 	c, x := s.common, s.ext
 	setF(&p.Temperature, c.Temperature)
-	setF(&p.TopP, c.TopP)
+	setTopP(&p, c.TopP)
 	setF(&p.PresencePenalty, c.PresencePenalty)
 	setF(&p.FrequencyPenalty, c.FrequencyPenalty)
 	setF(&p.MinP, x.MinP)
@@ -32,9 +32,6 @@ func params(s sampling, info ModelInfo) (sample.Params, error) {
 			return p, err
 		}
 		p.TopK = max(*x.TopK, 0)
-	}
-	if c.TopP != nil && *c.TopP == 0 { // OpenAI accepts 0: the most probable token only
-		p.TopP, p.Temperature = 1, 0
 	}
 	if openai.Flag(x.GreedySampling, false) {
 		p.Temperature = 0
@@ -97,6 +94,15 @@ func checkTopK(k int, info ModelInfo) error {
 func setF(dst *float64, v *float64) {
 	if v != nil {
 		*dst = *v
+	}
+}
+
+// setTopP sets top_p when v is given. The chat and Messages APIs accept 0,
+// meaning the most probable token only, which sample takes as greedy.
+func setTopP(p *sample.Params, v *float64) {
+	setF(&p.TopP, v)
+	if v != nil && *v == 0 {
+		p.TopP, p.Temperature = 1, 0
 	}
 }
 
