@@ -3,7 +3,7 @@ package kernels
 import "unsafe"
 
 // The bias term of MLX matrices repacked for the Q4_0 tile kernels
-// (affine_pack.go): out[i,r] += Σ_g b[r,g]·xsum[i,g], a float product of
+// (pack_affine.go): out[i,r] += Σ_g b[r,g]·xsum[i,g], a float product of
 // Cols/GroupSize terms per output. The biases are stored in blocks of
 // biasRows rows, each block group by group ([Rows/biasRows][groups][biasRows],
 // the last block padded with zero rows), so that one vector of a block's
@@ -25,7 +25,7 @@ type biasKernel[T float32 | uint16] func(b []T, xsum []float32, nblk int, out []
 
 // The kernels of float32 and fp16 biases are impls.affineBias and
 // affineBias16; assembly replaces them where the CPU has it
-// (affinebias_amd64.go). impls.affineBias16x4, where the CPU has it, is
+// (affine_bias_amd64.go). impls.affineBias16x4, where the CPU has it, is
 // affineBias16 for four activation rows at once: xsum holds their
 // 4·groups sums, one row after the other, and out their outputs, ostride
 // floats apart. Each output gets the same operations as from affineBias16.

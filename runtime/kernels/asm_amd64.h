@@ -22,7 +22,7 @@
 	VMOVD AX, X \
 	VPBROADCASTD X, Y
 
-// The stores of the tile kernels (gemm_amd64.s, kquant_gemm_amd64.s).
+// The stores of the tile kernels (gemm_amd64.s, gemmk_amd64.s).
 
 // HSUM4 stores at DST the four sums of the lanes of A, B, C, D (XA, XB are
 // the low halves of A, B); it adds lanes in the same order for every kernel.

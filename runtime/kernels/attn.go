@@ -1,9 +1,6 @@
 package kernels
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Kernels of attention over a KV cache block: keys stored transposed (row d
 // holds dimension d of every position of the block), values by position.
@@ -54,16 +51,6 @@ func ScaleHalf(y []uint16, s float32) { impl().scaleHalf(y, s) }
 func AccumHalf(acc []uint16, p []float32, v []uint16, stride int) {
 	checkBlock("AccumHalf", len(acc), len(p), len(v), stride)
 	impl().accumHalf(acc, p, v, stride)
-}
-
-// Exp sets x[i] = e^x[i]. The assembly is within about 2e-7 relative
-// error for x in [-86.5, 88]; below it gives 0, above e^88.
-func Exp(x []float32) { impl().exp(x) }
-
-func expRef(x []float32) {
-	for i, v := range x {
-		x[i] = float32(math.Exp(float64(v)))
-	}
 }
 
 // checkBlock panics unless n outputs over m rows of stride fit in size.

@@ -21,35 +21,11 @@ func axpyHalfAVX2(alpha float32, x, y *uint16, n int)
 func accumHalfAVX2(acc *uint16, p *float32, v *uint16, n, m, stride int)
 
 //go:noescape
-func expAVX2(x *float32, n int)
-
-//go:noescape
 func scaleHalfAVX2(y *uint16, s float32, n int)
-
-//go:noescape
-func expShiftAVX2(x *float32, n int, m float32) float64
-
-//go:noescape
-func siluMulAVX2(gate, up *float32, n int)
 
 // initAttnAVX2 installs the attention kernels; the Go wrappers give the
 // assembly whole vectors and finish the tails with the reference code.
 func initAttnAVX2(k *impls) {
-	k.expShift = func(x []float32, m float32) float64 {
-		n := len(x) &^ 7
-		var sum float64
-		if n > 0 {
-			sum = expShiftAVX2(&x[0], n, m)
-		}
-		return sum + expShiftRef(x[n:], m)
-	}
-	k.siluMul = func(gate, up []float32) {
-		n := len(gate) &^ 7
-		if n > 0 {
-			siluMulAVX2(&gate[0], &up[0], n)
-		}
-		siluMulRef(gate[n:], up[n:])
-	}
 	k.scoresF16 = blockScores(scoresF16AVX2, axpyF16Ref)
 	k.scoresF32 = blockScores(scoresF32AVX2, axpyRef)
 	k.accumF16 = blockAccum(accumF16AVX2, axpyF16Ref)
@@ -74,13 +50,6 @@ func initAttnAVX2(k *impls) {
 				k.axpyHalf(x, v[t*stride+n:t*stride+len(acc)], acc[n:])
 			}
 		}
-	}
-	k.exp = func(x []float32) {
-		n := len(x) &^ 7
-		if n > 0 {
-			expAVX2(&x[0], n)
-		}
-		expRef(x[n:])
 	}
 	k.scaleHalf = func(y []uint16, s float32) {
 		n := len(y) &^ 7

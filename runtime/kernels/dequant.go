@@ -7,7 +7,7 @@ func (w *Matrix) Row(r int, dst []float32) {
 		panic("kernels: Matrix.Row: row out of range")
 	}
 	dst = dst[:w.Cols]
-	if w.packedRow(r, dst) { // leaves the file's pages of Data alone (packinfo.go)
+	if w.packedRow(r, dst) { // leaves the file's pages of Data alone (unpack.go)
 		return
 	}
 	b := w.rowData(r)

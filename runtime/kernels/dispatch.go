@@ -49,7 +49,7 @@ type impls struct {
 	// gemm holds, per weight format, the tile kernels of packed weights
 	// (none in the reference set).
 	gemm [layoutQ8x8 + 1]gemmSet
-	// half holds the tile kernels of F16 and BF16 weights (f16gemm.go);
+	// half holds the tile kernels of F16 and BF16 weights (gemmhalf.go);
 	// zero in the reference set.
 	half [2]halfSet
 

@@ -2,8 +2,6 @@
 
 package kernels
 
-import "golang.org/x/sys/cpu"
-
 // Assembly kernels for amd64 with AVX2, FMA and F16C (Haswell and later,
 // Zen). The assembly handles whole vectors (multiples of 8 elements); the Go
 // wrappers finish tails with the reference code.
@@ -29,38 +27,9 @@ func f16ToF32AVX2(dst []float32, src []uint16)
 //go:noescape
 func f32ToF16AVX2(dst []uint16, src []float32)
 
-// hasAVX2 reports whether this CPU runs the amd64 kernels.
-var hasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasF16C
-
-// The instruction-set levels of Cap (level.go), by index.
-const (
-	levelAVX2 = iota + 1
-	levelAVX512
-	levelVNNI
-)
-
-// archLevels names the levels of Cap on amd64, lowest first.
-var archLevels = []string{"generic", "avx2", "avx512", "avx512vnni"}
-
-// detectedLevel returns the highest level this CPU runs.
-func detectedLevel() int {
-	switch {
-	case hasVNNI && hasAVX2:
-		return levelVNNI
-	case hasAVX512F:
-		return levelAVX512
-	case hasAVX2:
-		return levelAVX2
-	}
-	return 0
-}
-
-// initArch installs the assembly kernels of level lvl and below.
-func initArch(k *impls, lvl int) {
-	initBaseline(k)
-	if lvl < levelAVX2 {
-		return
-	}
+// initDotAVX2 installs the float dots, axpys and half conversions; the
+// assembly takes whole vectors and the reference code finishes the tails.
+func initDotAVX2(k *impls) {
 	k.dot = func(a, b []float32) float32 {
 		n := len(a) &^ 7
 		return dotAVX2(a[:n], b) + dotRef(a[n:], b[n:])
@@ -93,10 +62,4 @@ func initArch(k *impls, lvl int) {
 		f32ToF16AVX2(dst, src[:n])
 		f32ToF16Ref(dst[n:], src[n:])
 	}
-	initQuantAVX2(k)
-	initAttnAVX2(k)
-	initAffineBias(k)
-	initGemm(k, lvl)
-	initHalf(k, lvl)
-	initGemmK(k, lvl)
 }

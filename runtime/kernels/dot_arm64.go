@@ -2,8 +2,6 @@
 
 package kernels
 
-import "golang.org/x/sys/cpu"
-
 // Assembly kernels for arm64 (NEON is always present; SDOT when the CPU has
 // the dot-product extension). The assembly handles multiples of 16
 // elements; the Go wrappers finish tails with the reference code.
@@ -29,28 +27,10 @@ func f16ToF32NEON(dst []float32, src []uint16)
 //go:noescape
 func f32ToF16NEON(dst []uint16, src []float32)
 
-// hasDotProd reports whether the CPU has SDOT (ARMv8.2 dot product).
-var hasDotProd = cpu.ARM64.HasASIMDDP
-
-// archLevels names the levels of Cap (level.go) on arm64, lowest first.
-var archLevels = []string{"generic", "neon", "dotprod"}
-
-// levelDotProd is the index of dotprod in archLevels.
-const levelDotProd = 2
-
-// detectedLevel returns the highest level this CPU runs.
-func detectedLevel() int {
-	if hasDotProd {
-		return levelDotProd
-	}
-	return 1
-}
-
-// initArch installs the assembly kernels of level lvl and below.
-func initArch(k *impls, lvl int) {
-	if lvl < 1 {
-		return
-	}
+// initDotNEON installs the float dots, axpys and half conversions; the
+// assembly takes whole multiples of 16 elements and the reference code
+// finishes the tails.
+func initDotNEON(k *impls) {
 	k.dot = func(a, b []float32) float32 {
 		n := len(a) &^ 15
 		return dotNEON(a[:n], b) + dotRef(a[n:], b[n:])
@@ -83,5 +63,4 @@ func initArch(k *impls, lvl int) {
 		f32ToF16NEON(dst, src[:n])
 		f32ToF16Ref(dst[n:], src[n:])
 	}
-	initQuantNEON(k, lvl)
 }

@@ -100,8 +100,8 @@ const (
 	actQ8_1                   // ggml block_q8_1
 	actQ8_K                   // ggml block_q8_K
 	actPair                   // Q8_0 blocks in pairs, for the packed tile kernels
-	actQ8_KP                  // Q8_K blocks reordered for the packed K-quant kernels (packk.go)
-	actPairSum                // actPair with each block's correction summed, for the eight-row Q8_0 kernels (pack8.go)
+	actQ8_KP                  // Q8_K blocks reordered for the packed K-quant kernels (pack_kquant.go)
+	actPairSum                // actPair with each block's correction summed, for the eight-row Q8_0 kernels (pack_q8x8.go)
 )
 
 func (d DType) act() actKind {

@@ -2,9 +2,9 @@ package kernels
 
 import "unsafe"
 
-// Tile matmuls of packed weights (pack.go, pack8.go, packk.go) with
+// Tile matmuls of packed weights (pack.go, pack_q8x8.go, pack_kquant.go) with
 // activations quantized in blocks (quantizePairsRef). A kernel computes one
-// group of weight rows (four, or eight for the Q8_0 layout of pack8.go)
+// group of weight rows (four, or eight for the Q8_0 layout of pack_q8x8.go)
 // against several activation rows (wide: gemmSet.cols of them) or one
 // (one), keeping the sums in registers across the whole row: the weights
 // are read once per tile of activation rows, the activations once per

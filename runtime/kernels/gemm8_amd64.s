@@ -5,7 +5,7 @@
 
 #define pair8 544
 
-// Tile kernels of Q8_0 weights packed eight rows to a group (pack8.go)
+// Tile kernels of Q8_0 weights packed eight rows to a group (pack_q8x8.go)
 // times activations in pairs of Q8_0 blocks whose corrections are summed
 // per block (actPairSum). For every block of a pair, the eight weight
 // vectors each hold four values of each of the eight rows, so that one

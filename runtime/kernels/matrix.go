@@ -31,7 +31,7 @@ type Matrix struct {
 
 	packed       []byte    // the weights in the layout of the tile kernels (pack.go), or nil
 	layout       DType     // the format whose tile kernels read packed
-	affineBias   []float32 // MLX repacked as Q4_0: b + 8s per group (affine_pack.go) in float32,
+	affineBias   []float32 // MLX repacked as Q4_0: b + 8s per group (pack_affine.go) in float32,
 	affineBias16 []uint16  // or in fp16
 }
 

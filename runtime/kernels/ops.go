@@ -17,31 +17,6 @@ func RMSNorm(dst, x, weight []float32, eps float32) {
 	}
 }
 
-// SiLUMul sets gate[i] = silu(gate[i]) * up[i], silu(g) = g / (1 + e^-g).
-// The assembly computes e^-g to about 2e-7 relative error.
-func SiLUMul(gate, up []float32) {
-	up = up[:len(gate)]
-	impl().siluMul(gate, up)
-}
-
-func siluMulRef(gate, up []float32) {
-	up = up[:len(gate)]
-	for i, g := range gate {
-		gate[i] = g / (1 + float32(math.Exp(float64(-g)))) * up[i]
-	}
-}
-
-// expShiftRef sets x[i] = e^(x[i]-m) and returns the sum, added in float64.
-func expShiftRef(x []float32, m float32) float64 {
-	var sum float64
-	for i, v := range x {
-		e := float32(math.Exp(float64(v - m)))
-		x[i] = e
-		sum += float64(e)
-	}
-	return sum
-}
-
 // Softmax replaces x with exp(x[i] - max) / Σ exp(x[j] - max). Entries equal
 // to -Inf (masked) become 0, and so does everything when all are masked. An
 // empty slice is left alone.

@@ -113,7 +113,7 @@ const releaseStep = 4 << 20
 // packGroups packs the rows of groups [g0, g1) of a Q4_0 or Q8_0 layout.
 // Each row is read once, front to back, and written into its group, which
 // stays in the cache while its four rows are placed. Q5_0 blocks (as Q8_0)
-// and 4-bit MLX blocks (as Q4_0, affine_pack.go) are converted on the way.
+// and 4-bit MLX blocks (as Q4_0, pack_affine.go) are converted on the way.
 func (m *Matrix) packGroups(g0, g1 int) {
 	gb, rb := m.groupBytes(), packRowBytes(m.layout)
 	pb := pairScale + groupRows*rb

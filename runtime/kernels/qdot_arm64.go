@@ -56,17 +56,9 @@ func qdotMXFP4SDOT(w, x *byte, nb, xstride, nrows int, out *float32)
 //go:noescape
 func qdotMXFP4NEON(w, x *byte, nb, xstride, nrows int, out *float32)
 
-//go:noescape
-func quantQ8_0NEON(dst *byte, src *float32, nb int)
-
-//go:noescape
-func affineGroups4NEON(row *byte, x *float32, ngroups, gsize int, out *float32)
-
-// initQuantNEON installs the quantized assembly kernels: SDOT ones at level
-// dotprod, SMULL/SADALP ones below it.
-func initQuantNEON(k *impls, lvl int) {
-	k.quantize[actQ8_0] = quantQ8_0(quantQ8_0NEON)
-	k.affineGroups = affineGroups4(affineGroups4NEON)
+// initQdotNEON installs the dot products of the GGUF block formats: SDOT
+// ones at level dotprod, SMULL/SADALP ones below it.
+func initQdotNEON(k *impls, lvl int) {
 	if lvl >= levelDotProd {
 		k.qdot[Q8_0] = qdot4(qdotQ8_0SDOT, q8_0, q8_0)
 		k.qdot[Q4_0] = qdot4(qdotQ4_0SDOT, q4_0, q8_0)

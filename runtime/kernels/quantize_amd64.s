@@ -14,17 +14,6 @@ DATA packperm<>+24(SB)/4, $3
 DATA packperm<>+28(SB)/4, $7
 GLOBL packperm<>(SB), RODATA|NOPTR, $32
 
-// Per-lane shift counts that spread 8 nibbles of a dword over 8 lanes.
-DATA nibshift<>+0(SB)/4, $0
-DATA nibshift<>+4(SB)/4, $4
-DATA nibshift<>+8(SB)/4, $8
-DATA nibshift<>+12(SB)/4, $12
-DATA nibshift<>+16(SB)/4, $16
-DATA nibshift<>+20(SB)/4, $20
-DATA nibshift<>+24(SB)/4, $24
-DATA nibshift<>+28(SB)/4, $28
-GLOBL nibshift<>(SB), RODATA|NOPTR, $32
-
 // QPROLOGUE sets the constants of QBLOCK: Y15 the sign mask, X14 127.0,
 // Y13 packperm.
 #define QPROLOGUE \
@@ -138,41 +127,5 @@ ploop:
 	JMP  ploop
 
 pdone:
-	VZEROUPPER
-	RET
-
-// func affineGroups4AVX2(row *byte, x *float32, ngroups, gsize int, out *float32)
-// out[g] = Σ q_i*x_i over the gsize (a multiple of 16) elements of group g,
-// q_i the 4-bit values of row, low nibble first.
-TEXT ·affineGroups4AVX2(SB), NOSPLIT, $0-40
-	MOVQ row+0(FP), SI
-	MOVQ x+8(FP), DX
-	MOVQ ngroups+16(FP), CX
-	MOVQ gsize+24(FP), R8
-	SHRQ $4, R8
-	MOVQ out+32(FP), DI
-	VMOVDQU nibshift<>(SB), Y15
-	BCAST32($0x0f, X14, Y14)
-
-agroup:
-	TESTQ CX, CX
-	JZ    adone
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	MOVQ R8, BX
-
-a16:
-	NIBDOT16
-	DECQ BX
-	JNZ  a16
-
-	VADDPS Y1, Y0, Y0
-	HSUM8(Y0, X0, X1)
-	VMOVSS X0, (DI)
-	ADDQ $4, DI
-	DECQ CX
-	JMP  agroup
-
-adone:
 	VZEROUPPER
 	RET

@@ -3,9 +3,6 @@
 package kernels
 
 //go:noescape
-func quantKPAVX512(dst *byte, src *float32, nsb int)
-
-//go:noescape
 func gemm4Q4_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
@@ -17,7 +14,7 @@ func gemm4Q6_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 //go:noescape
 func gemm1Q6_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 
-// initGemmK installs the K-quant tile kernels (packk.go) and their
+// initGemmK installs the K-quant tile kernels (pack_kquant.go) and their
 // activation quantizer at level avx512vnni; without them NewMatrix keeps
 // Q4_K and Q6_K unpacked and the per-row kernels compute them. The kernels get np as
 // packedChunk passes it to every tile kernel, pairs of 32-value blocks, and
@@ -29,14 +26,4 @@ func initGemmK(k *impls, lvl int) {
 	k.gemm[Q4_K] = gemmSet{wide: gemm4Q4_KVNNI, one: gemm1Q4_KVNNI, cols: 4}
 	k.gemm[Q6_K] = gemmSet{wide: gemm4Q6_KVNNI, one: gemm1Q6_KVNNI, cols: 4}
 	k.quantize[actQ8_KP] = quantizeKPAVX512
-}
-
-// quantizeKPAVX512 is quantizeKPRef in assembly.
-func quantizeKPAVX512(dst []byte, src []float32) {
-	nsb := len(src) / qkK
-	if nsb == 0 {
-		return
-	}
-	_ = dst[nsb*kpAct-1]
-	quantKPAVX512(&dst[0], &src[0], nsb)
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // Packed reports whether m keeps its own copy of the weights in the layout
-// of the tile kernels (pack.go, packk.go). Matmuls then read only that copy
+// of the tile kernels (pack.go, pack_kquant.go). Matmuls then read only that copy
 // while the tile kernels are in use, and Row reads it too, so the stored
 // Data of such a matrix is read again only by the reference kernels
 // (SetReference).
@@ -18,9 +18,9 @@ func (m *Matrix) PackedBytes() int { return len(m.packed) }
 // packedRow dequantizes row r from the packed copy of a GGUF matrix into
 // dst, the same values Row computes from Data, and reports whether it
 // could: false for matrices without a packed copy, and for MLX matrices,
-// whose packed Q4_0 form leaves out the bias term (affine_pack.go). The
+// whose packed Q4_0 form leaves out the bias term (pack_affine.go). The
 // packed blocks of the other types hold the stored values exactly, in the
-// format of m.layout (Q5_0 is held as Q8_0, q5pack.go). Reading the packed
+// format of m.layout (Q5_0 is held as Q8_0, pack_q5.go). Reading the packed
 // copy leaves the pages of Data untouched (a model file's mapping, which
 // the loader gives back to the system once the copy is made).
 func (m *Matrix) packedRow(r int, dst []float32) bool {
@@ -76,7 +76,7 @@ func unpackBlock(t DType, src, qs []byte, h int) {
 	}
 }
 
-// packedRowK is packedRow for Q4_K and Q6_K (the layout of packk.go),
+// packedRowK is packedRow for Q4_K and Q6_K (the layout of pack_kquant.go),
 // computing each value as dequantK does.
 func (m *Matrix) packedRowK(r int, dst []float32) {
 	sb, gb := kGroupBytes(m.Type), m.groupBytes()

@@ -3,7 +3,7 @@
 #include "textflag.h"
 #include "asm_amd64.h"
 
-// Tile kernels of packed Q4_K/Q6_K weights (packk.go) times activations in
+// Tile kernels of packed Q4_K/Q6_K weights (pack_kquant.go) times activations in
 // the reordered Q8_K form (actQ8_KP), AVX-512 VNNI on 256-bit vectors. For
 // every row r and activation row c, a super-block leaves in each int32 lane
 // j the integer dot product of one sub-block (VPDPBUSD of unsigned weights

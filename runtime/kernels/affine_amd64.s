@@ -3,15 +3,52 @@
 #include "textflag.h"
 #include "asm_amd64.h"
 
-DATA arshift<>+0(SB)/4, $0
-DATA arshift<>+4(SB)/4, $4
-DATA arshift<>+8(SB)/4, $8
-DATA arshift<>+12(SB)/4, $12
-DATA arshift<>+16(SB)/4, $16
-DATA arshift<>+20(SB)/4, $20
-DATA arshift<>+24(SB)/4, $24
-DATA arshift<>+28(SB)/4, $28
-GLOBL arshift<>(SB), RODATA|NOPTR, $32
+// Per-lane shift counts that spread 8 nibbles of a dword over 8 lanes.
+DATA nibshift<>+0(SB)/4, $0
+DATA nibshift<>+4(SB)/4, $4
+DATA nibshift<>+8(SB)/4, $8
+DATA nibshift<>+12(SB)/4, $12
+DATA nibshift<>+16(SB)/4, $16
+DATA nibshift<>+20(SB)/4, $20
+DATA nibshift<>+24(SB)/4, $24
+DATA nibshift<>+28(SB)/4, $28
+GLOBL nibshift<>(SB), RODATA|NOPTR, $32
+
+// func affineGroups4AVX2(row *byte, x *float32, ngroups, gsize int, out *float32)
+// out[g] = Σ q_i*x_i over the gsize (a multiple of 16) elements of group g,
+// q_i the 4-bit values of row, low nibble first.
+TEXT ·affineGroups4AVX2(SB), NOSPLIT, $0-40
+	MOVQ row+0(FP), SI
+	MOVQ x+8(FP), DX
+	MOVQ ngroups+16(FP), CX
+	MOVQ gsize+24(FP), R8
+	SHRQ $4, R8
+	MOVQ out+32(FP), DI
+	VMOVDQU nibshift<>(SB), Y15
+	BCAST32($0x0f, X14, Y14)
+
+agroup:
+	TESTQ CX, CX
+	JZ    adone
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	MOVQ R8, BX
+
+a16:
+	NIBDOT16
+	DECQ BX
+	JNZ  a16
+
+	VADDPS Y1, Y0, Y0
+	HSUM8(Y0, X0, X1)
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	DECQ CX
+	JMP  agroup
+
+adone:
+	VZEROUPPER
+	RET
 
 // BF16 loads the bfloat16 at M as the low float of X (clobbers AX).
 #define BF16(M, X) \
@@ -33,7 +70,7 @@ TEXT ·affineRow4BF16AVX2(SB), NOSPLIT, $0-60
 	MOVQ sc+32(FP), R9
 	MOVQ bi+40(FP), R10
 	MOVQ xsum+48(FP), R11
-	VMOVDQU arshift<>(SB), Y15
+	VMOVDQU nibshift<>(SB), Y15
 	BCAST32($0x0f, X14, Y14)
 	VXORPS Y4, Y4, Y4
 	VXORPS X5, X5, X5

@@ -4,7 +4,7 @@
 #include "asm_amd64.h"
 
 // Tile kernels of F16 and BF16 weight rows times float32 activation rows
-// (f16gemm.go). A kernel keeps one vector of sums per (weight row r,
+// (gemmhalf.go). A kernel keeps one vector of sums per (weight row r,
 // activation row c) in a register for the whole row: each step converts a
 // vector of each of the four weight rows once and multiplies it into every
 // activation row of the tile. The four-row and one-row kernels of an

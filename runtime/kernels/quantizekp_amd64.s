@@ -5,7 +5,7 @@
 // Activation quantizer of the packed K-quant kernels: ggml's Q8_K
 // (iscale = −127/max, max the value of largest magnitude, values rounded to
 // nearest even and capped at 127), written in the reordered form actQ8_KP
-// (packk.go) with its sums. Same bits as quantizeKPRef. AVX-512 (VL, BW,
+// (pack_kquant.go) with its sums. Same bits as quantizeKPRef. AVX-512 (VL, BW,
 // DQ, VNNI) on 256-bit vectors.
 
 DATA kqconst<>+0(SB)/4, $0x7fffffff // |x| mask
