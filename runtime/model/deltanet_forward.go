@@ -33,8 +33,9 @@ type linJob struct {
 	b      *Batch
 	n      int
 	chunk  int
-	convFn func(int) // j.convTask, bound once
-	ruleFn func(int) // j.ruleTask, bound once
+	convFn func(int)          // j.convTask, bound once
+	ruleFn func(int)          // j.ruleTask, bound once
+	free   chan *chunkScratch // the chunked form's buffers, one per worker
 }
 
 // init allocates the buffers for batches of n rows.
@@ -47,11 +48,20 @@ func (j *linJob) init(s *State, n int) {
 	j.z, j.out = make([]float32, n*vd), make([]float32, n*vd)
 	j.beta, j.alpha = make([]float32, n*h), make([]float32, n*h)
 	j.convFn, j.ruleFn = j.convTask, j.ruleTask
+	j.free = make(chan *chunkScratch, s.pool.Threads())
+	for range s.pool.Threads() {
+		j.free <- newChunkScratch(d.KeyDim, d.ValueDim)
+	}
 }
 
 // floats returns the scratch floats the job holds.
 func (j *linJob) floats() int {
-	return len(j.qkv) + len(j.conv) + len(j.z) + len(j.out) + len(j.beta) + len(j.alpha)
+	if j.s == nil {
+		return 0
+	}
+	n := len(j.qkv) + len(j.conv) + len(j.z) + len(j.out) + len(j.beta) + len(j.alpha)
+	d := j.s.m.Config.DeltaNet
+	return n + cap(j.free)*chunkFloats(d.KeyDim, d.ValueDim)
 }
 
 // group sorts the rows of b by sequence and checks that each sequence
@@ -209,7 +219,8 @@ func (j *linJob) keepConv(q *linSeq) {
 }
 
 // ruleTask runs the gated delta rule of one value head of one sequence
-// over its rows in order, then the gated norm of each row's read.
+// over its rows in order, then the gated norm of each row's read: the
+// chunked form for a long run of rows (a prompt), else the recurrent one.
 func (j *linJob) ruleTask(t int) {
 	s, d := j.s, j.s.m.Config.DeltaNet
 	hv := d.ValueHeads
@@ -218,32 +229,43 @@ func (j *linJob) ruleTask(t int) {
 	if s.m.tiledHeads {
 		kh = h % d.KeyHeads
 	}
-	c, kd, vd, dk, dv := d.ConvDim(), d.KeyHeads*d.KeyDim, hv*d.ValueDim, d.KeyDim, d.ValueDim
+	c, kd, dk, dv := d.ConvDim(), d.KeyHeads*d.KeyDim, d.KeyDim, d.ValueDim
 	off := j.l.StateOff + (d.ConvKernel-1)*c + h*dv*dk
-	S := q.state[off : off+dv*dk]
+	r := headRows{j: j, q: q, h: h, kh: kh, S: q.state[off : off+dv*dk], qo: kh * dk, ko: kd + kh*dk, vo: 2*kd + h*dv}
 	if q.pos0 == 0 {
-		clear(S)
+		clear(r.S)
 	}
-	for x := range q.count {
-		r := j.order[q.first+x]
-		row := j.conv[r*c : (r+1)*c]
-		qv, kv, v := row[kh*dk:(kh+1)*dk], row[kd+kh*dk:kd+(kh+1)*dk], row[2*kd+h*dv:2*kd+(h+1)*dv]
-		g := j.l.Decay[h] * softplus(j.alpha[r*hv+h]+j.l.DtBias[h])
-		decay := float32(math.Exp(float64(g)))
-		beta := 1 / (1 + float32(math.Exp(float64(-j.beta[r*hv+h]))))
-		o := j.out[r*vd+h*dv : r*vd+(h+1)*dv]
-		for e := range dv {
-			Se := S[e*dk : (e+1)*dk]
-			delta := (v[e] - decay*kernels.Dot(Se, kv)) * beta
-			kernels.Scale(Se, decay)
-			kernels.Axpy(delta, kv, Se)
-			o[e] = kernels.Dot(Se, qv)
+	if q.count >= minChunkRows {
+		sc := j.takeScratch()
+		r.chunked(sc)
+		select {
+		case j.free <- sc:
+		default:
 		}
+	} else {
+		r.recurrent()
+	}
+	vd := hv * dv
+	for x := range q.count {
+		i := j.order[q.first+x]
+		o := j.out[i*vd+h*dv : i*vd+(h+1)*dv]
 		kernels.RMSNorm(o, o, j.l.Norm, s.m.Config.RMSNormEps)
-		z := j.z[r*vd+h*dv : r*vd+(h+1)*dv]
+		z := j.z[i*vd+h*dv : i*vd+(h+1)*dv]
 		for e, zz := range z {
 			o[e] *= zz / (1 + float32(math.Exp(float64(-zz))))
 		}
+	}
+}
+
+// takeScratch returns a worker's buffers of the chunked form: at most one
+// per worker is ever in use.
+func (j *linJob) takeScratch() *chunkScratch {
+	select {
+	case sc := <-j.free:
+		return sc
+	default:
+		d := j.s.m.Config.DeltaNet
+		return newChunkScratch(d.KeyDim, d.ValueDim)
 	}
 }
 
