@@ -70,21 +70,17 @@ func toolMode(r *anthropic.Request) string {
 }
 
 // templateTool is a tool as chat templates take it.
-func templateTool(t anthropic.Tool) any {
-	fn := map[string]any{"name": t.Name, "parameters": rawValue(t.InputSchema)}
-	if t.Description != "" {
-		fn["description"] = t.Description
-	}
-	return map[string]any{"type": "function", "function": fn}
+func templateTool(t anthropic.Tool) json.RawMessage {
+	return jsonObject(openai.Tool{Type: "function", Function: openai.FunctionDecl{Name: t.Name, Description: t.Description,
+		Parameters: jsonOrNull(t.InputSchema)}})
 }
 
-// rawValue decodes JSON text into plain values (nil when it is not JSON).
-func rawValue(raw json.RawMessage) any {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return nil
+// jsonOrNull is raw when it holds JSON, else null.
+func jsonOrNull(raw json.RawMessage) json.RawMessage {
+	if !json.Valid(raw) {
+		return json.RawMessage("null")
 	}
-	return v
+	return raw
 }
 
 // anthropicMessages turns the system prompt and the messages into template
@@ -134,7 +130,7 @@ func assistantMessage(blocks anthropic.Content, names map[string]string) ChatMes
 		case anthropic.BlockToolUse:
 			names[b.ID] = b.Name
 			msg.ToolCalls = append(msg.ToolCalls, TemplateToolCall{ID: b.ID, Type: "function",
-				Function: TemplateFunctionCall{Name: b.Name, Arguments: rawValue(b.Input)}})
+				Function: TemplateFunctionCall{Name: b.Name, Arguments: jsonOrNull(b.Input)}})
 		}
 	}
 	msg.ReasoningContent = strings.Join(reasoning, "\n")

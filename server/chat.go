@@ -210,7 +210,7 @@ func chatPrompt(m Model, req *openai.ChatRequest, kwargs map[string]any) (string
 		Template: deref(req.ChatTemplate)}
 	if req.ToolChoice.Mode != openai.ToolChoiceNone {
 		for _, t := range req.Tools {
-			opt.Tools = append(opt.Tools, jsonValue(t))
+			opt.Tools = append(opt.Tools, jsonObject(t))
 		}
 	}
 	text, err := m.RenderChat(msgs, opt)
@@ -236,13 +236,8 @@ func mentionsJSON(msgs []openai.Message) bool {
 func templateMessage(m openai.Message) ChatMessage {
 	out := ChatMessage{Role: m.Role, Content: m.Content, Name: m.Name, ToolCallID: m.ToolCallID, ReasoningContent: m.ReasoningContent}
 	for _, tc := range m.ToolCalls {
-		var args any = tc.Function.Arguments
-		var v any
-		if json.Unmarshal([]byte(tc.Function.Arguments), &v) == nil {
-			args = v
-		}
 		out.ToolCalls = append(out.ToolCalls, TemplateToolCall{ID: tc.ID, Type: "function",
-			Function: TemplateFunctionCall{Name: tc.Function.Name, Arguments: args}})
+			Function: TemplateFunctionCall{Name: tc.Function.Name, Arguments: jsonText(tc.Function.Arguments)}})
 	}
 	return out
 }
@@ -262,15 +257,22 @@ func harmonyThinking(m *ChatMessage) {
 	}
 }
 
-// jsonValue turns v into plain JSON values (maps, slices, ...).
-func jsonValue(v any) any {
+// jsonText is text as a JSON value: itself when it is JSON, else a JSON
+// string that holds it.
+func jsonText(text string) json.RawMessage {
+	if json.Valid([]byte(text)) {
+		return json.RawMessage(text)
+	}
+	b, _ := json.Marshal(text) // a string always encodes
+	return b
+}
+
+// jsonObject encodes v, a JSON object of a request (a tool), for a
+// template; nil when it does not encode.
+func jsonObject(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil
 	}
-	var out any
-	if json.Unmarshal(b, &out) != nil {
-		return nil
-	}
-	return out
+	return b
 }

@@ -296,7 +296,8 @@ func TestChatTemplateInputs(t *testing.T) {
 		`"continue_final_message":true,"add_generation_prompt":false,"nvext":{"chat_template_kwargs":{"enable_thinking":false},"top_k":5},"top_k":7}`
 	ts.post(t, "/v1/chat/completions", body, 200, nil)
 	m := f.lastMsgs
-	args, _ := m[1].ToolCalls[0].Function.Arguments.(map[string]any)
+	var args map[string]any
+	_ = json.Unmarshal(m[1].ToolCalls[0].Function.Arguments, &args)
 	checks := []struct {
 		name      string
 		got, want any

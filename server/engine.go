@@ -100,14 +100,8 @@ func renderChat(cm *chatmodel.Model, msgs []ChatMessage, opt ChatOptions) (strin
 	if err != nil {
 		return "", err
 	}
-	in := chat.Input{Messages: parsed, AddGenerationPrompt: opt.AddGenerationPrompt && !opt.ContinueFinalMessage, Kwargs: opt.Kwargs}
-	for _, t := range opt.Tools {
-		b, err := json.Marshal(t)
-		if err != nil {
-			return "", err
-		}
-		in.Tools = append(in.Tools, b)
-	}
+	in := chat.Input{Messages: parsed, AddGenerationPrompt: opt.AddGenerationPrompt && !opt.ContinueFinalMessage, Kwargs: opt.Kwargs,
+		Tools: opt.Tools}
 	if cm.Templates() == nil && opt.Template == "" && cm.Err() == nil {
 		return "", fmt.Errorf("%w: the model has none; use /v1/completions, or use_raw_prompt", chat.ErrNoTemplate)
 	}
@@ -139,12 +133,8 @@ func templateMessages(msgs []ChatMessage) ([]chat.Message, error) {
 			keys = append(keys, "tool_calls")
 		}
 		for _, tc := range m.ToolCalls {
-			args, err := json.Marshal(tc.Function.Arguments)
-			if err != nil {
-				return nil, fmt.Errorf("%w: tool call arguments: %w", chat.ErrInput, err)
-			}
 			cm.ToolCalls = append(cm.ToolCalls, chat.ToolCall{ID: tc.ID, Type: tc.Type,
-				Function: chat.FunctionCall{Name: tc.Function.Name, Arguments: args}})
+				Function: chat.FunctionCall{Name: tc.Function.Name, Arguments: tc.Function.Arguments}})
 		}
 		if m.ToolCallID != "" {
 			keys = append(keys, "tool_call_id")

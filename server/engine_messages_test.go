@@ -17,9 +17,9 @@ func TestTemplateMessages(t *testing.T) {
 		{Role: "user", Content: "Weather in Paris?", Name: "ann"},
 		{Role: "assistant", Content: "", ReasoningContent: "look it up", Thinking: "look it up",
 			ToolCalls: []TemplateToolCall{{ID: "c1", Type: "function", Function: TemplateFunctionCall{Name: "weather",
-				Arguments: map[string]any{"city": "Paris", "unit": "c"}}}, {Type: "function", Function: TemplateFunctionCall{Name: "raw", Arguments: "not json"}}}},
+				Arguments: json.RawMessage(`{"city": "Paris", "unit": "c"}`)}}, {Type: "function", Function: TemplateFunctionCall{Name: "raw", Arguments: jsonText("not json")}}}},
 		{Role: "tool", Content: "18", ToolCallID: "c1", Name: "weather"},
-		{Role: "assistant", Content: "", ToolResponses: []ToolResponse{{Name: "weather", Response: map[string]any{"temperature": 77}}}},
+		{Role: "assistant", Content: "", ToolResponses: []ToolResponse{{Name: "weather", Response: json.RawMessage(`{"temperature": 77}`)}}},
 	}
 	tpl, err := chat.Compile(`{% for m in messages %}{% for k, v in m.items() %}{{ k }}={{ v|tojson }};{% endfor %}|{% endfor %}`, "test")
 	if err != nil {

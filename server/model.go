@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/mlxrun/mlx/runtime"
@@ -147,10 +148,11 @@ type ChatMessage struct {
 }
 
 // ToolResponse is the result of a tool call: the function's name and what
-// it returned, a JSON value (the text when it is not JSON).
+// it returned, a JSON value (the text as a JSON string when it is not
+// JSON).
 type ToolResponse struct {
-	Name     string `json:"name"`
-	Response any    `json:"response"`
+	Name     string          `json:"name"`
+	Response json.RawMessage `json:"response"`
 }
 
 // TemplateToolCall is a tool call of an assistant message.
@@ -161,17 +163,18 @@ type TemplateToolCall struct {
 }
 
 // TemplateFunctionCall is the function of a tool call: Arguments holds a
-// JSON value (the parsed object), or the text when it is not JSON.
+// JSON value (the arguments object), or the text as a JSON string when it
+// is not JSON.
 type TemplateFunctionCall struct {
-	Name      string `json:"name"`
-	Arguments any    `json:"arguments"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
 }
 
 // ChatOptions are the inputs of a chat template besides the messages.
 type ChatOptions struct {
-	// Tools are the declared tools, as JSON values ({"type":"function",
+	// Tools are the declared tools as JSON objects ({"type":"function",
 	// "function":{...}}); nil when none.
-	Tools []any
+	Tools []json.RawMessage
 	// AddGenerationPrompt opens an assistant turn at the end.
 	AddGenerationPrompt bool
 	// ContinueFinalMessage leaves the last (assistant) message open.

@@ -78,7 +78,7 @@ func ollamaMessage(m ollama.Message) ChatMessage {
 	out := ChatMessage{Role: m.Role, Content: m.Content, ReasoningContent: m.Thinking, Name: m.ToolName}
 	for _, tc := range m.ToolCalls {
 		out.ToolCalls = append(out.ToolCalls, TemplateToolCall{Type: "function",
-			Function: TemplateFunctionCall{Name: tc.Function.Name, Arguments: tc.Function.Arguments}})
+			Function: TemplateFunctionCall{Name: tc.Function.Name, Arguments: jsonObject(tc.Function.Arguments)}})
 	}
 	return out
 }
@@ -166,7 +166,7 @@ func (p *ollamaPlan) prompt(m Model, kwargs map[string]any) (string, error) {
 		if t.Type == "" {
 			t.Type = "function"
 		}
-		opt.Tools = append(opt.Tools, jsonValue(t))
+		opt.Tools = append(opt.Tools, jsonObject(t))
 	}
 	msgs := p.msgs
 	if m.Info().ToolFormat == toolparse.FormatHarmony {

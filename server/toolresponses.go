@@ -1,7 +1,5 @@
 package server
 
-import "encoding/json"
-
 // inlineToolResponses rewrites a conversation for a template that reads
 // tool results from the assistant message that made the calls
 // (info.ToolResponses; other conversations are returned as they are): the tool
@@ -27,12 +25,7 @@ func inlineToolResponses(info ModelInfo, msgs []ChatMessage) []ChatMessage {
 			if n := len(m.ToolResponses); n < len(m.ToolCalls) && m.ToolCalls[n].Function.Name != "" {
 				name = m.ToolCalls[n].Function.Name
 			}
-			var v any = t.Content
-			var parsed any
-			if json.Unmarshal([]byte(t.Content), &parsed) == nil {
-				v = parsed
-			}
-			m.ToolResponses = append(m.ToolResponses, ToolResponse{Name: name, Response: v})
+			m.ToolResponses = append(m.ToolResponses, ToolResponse{Name: name, Response: jsonText(t.Content)})
 		}
 		if i+1 < len(msgs) && msgs[i+1].Role == "assistant" && len(msgs[i+1].ToolCalls) == 0 && msgs[i+1].Content != "" {
 			i++
