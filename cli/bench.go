@@ -29,6 +29,7 @@ type benchOptions struct {
 	startup                           int // runs of the start-up test, 0 for the speed tests
 	readMiB                           int // buffer of the streaming-read test, 0 skips it
 	embed                             int // inputs of the embeddings test, 0 for the speed tests
+	cpuProfile                        string
 }
 
 // benchRow is one test's result, with the keys of llama-bench -o json.
@@ -96,6 +97,7 @@ instead times the embedding of N inputs of -p tokens in one call.`,
 	f.IntVar(&o.startup, "startup", 0, "time this many start-ups to the first token instead of the speed tests")
 	f.IntVar(&o.readMiB, "read-mib", 256, "MiB of the streaming-read bandwidth test (0 skips it)")
 	f.IntVar(&o.embed, "embed", 0, "time embedding this many inputs of -p tokens instead of the speed tests")
+	registerBenchProfile(f, &o.cpuProfile)
 	cmd.AddCommand(newBenchServeCmd())
 	addSpecBench(cmd)
 	return cmd
@@ -129,6 +131,10 @@ func runBench(ctx context.Context, w io.Writer, ref string, o benchOptions) erro
 		}
 		return ids
 	}
+	stopProfile, err := startBenchProfile(o.cpuProfile)
+	if err != nil {
+		return err
+	}
 	var rows []benchRow
 	for _, test := range []struct{ prompt, gen int }{{o.prompt, 0}, {0, o.gen}} {
 		if test.prompt+test.gen == 0 {
@@ -138,6 +144,7 @@ func runBench(ctx context.Context, w io.Writer, ref string, o benchOptions) erro
 		for rep := -1; rep < o.reps; rep++ { // rep -1 is the warm-up
 			pre, dec, err := e.Benchmark(ctx, randTokens(test.prompt), randTokens(test.gen))
 			if err != nil {
+				_ = stopProfile() // the test's error is the one to report
 				return err
 			}
 			if rep >= 0 {
@@ -145,6 +152,9 @@ func runBench(ctx context.Context, w io.Writer, ref string, o benchOptions) erro
 			}
 		}
 		rows = append(rows, benchResult(ref, info, o.threads, test.prompt, test.gen, samples))
+	}
+	if err := stopProfile(); err != nil {
+		return err
 	}
 	if err := addExtra(ctx, e, ref, o, rows); err != nil {
 		return err
