@@ -268,17 +268,30 @@ def metadata(s, layers):
     return m
 
 
+SLAB = 1 << 24  # values per write
+_pools = {}
+
+
+def noise(rng, dtype):
+    """Two slabs of normal values (σ 0.02) of dtype, drawn once: every tensor reads windows of
+    them at random offsets, since drawing each value anew makes the large files slow to write and
+    random weights of any kind time the same."""
+    if dtype not in _pools:
+        _pools[dtype] = (rng.standard_normal(2 * SLAB, dtype=np.float32) * 0.02).astype(dtype)
+    return _pools[dtype]
+
+
 def fill(f, rng, typ, shape, how):
     """Writes one tensor's values, a slab at a time, and returns the bytes written."""
     if how != "rand":
         a = np.broadcast_to(np.asarray(how, dtype=np.float32), shape)
         return f.write(np.ascontiguousarray(a).tobytes())
-    written = 0
-    rows, cols = int(np.prod(shape[:-1])), shape[-1]
-    step = max(1, (1 << 24) // cols)
-    for r in range(0, rows, step):
-        a = rng.standard_normal((min(step, rows - r), cols), dtype=np.float32) * 0.02
-        written += f.write(a.astype(np.float32 if typ == F32 else np.float16).tobytes())
+    pool = noise(rng, np.float32 if typ == F32 else np.float16)
+    written, total = 0, int(np.prod(shape))
+    for start in range(0, total, SLAB):
+        n = min(SLAB, total - start)
+        at = int(rng.integers(0, len(pool) - n + 1))
+        written += f.write(pool[at:at + n].tobytes())
     return written
 
 
@@ -318,6 +331,9 @@ def main():
     ap.add_argument("--shapes", default="qwen3-30b-a3b", help="comma list of " + ", ".join(SHAPES))
     ap.add_argument("--layers", type=int, help="layers to write (default: the shape's bench depth)")
     ap.add_argument("--quantize", help="llama-quantize, to write Q8_0, Q4_0 and Q4_K_M files too")
+    ap.add_argument("--types", default=",".join(QUANTS + ("MXFP4_MOE",)),
+                    help="comma list of the quantized types to write (MXFP4_MOE only for gpt-oss)")
+    ap.add_argument("--drop-f16", action="store_true", help="delete the F16 file once quantized")
     ap.add_argument("--tokenizer", default=os.path.join(root, "..", "shared", "testdata", "tokenizers", "qwen3"))
     ap.add_argument("--seed", type=int, default=1234)
     a = ap.parse_args()
@@ -335,11 +351,14 @@ def main():
             sys.exit(f"--layers {layers}: {name} needs a global layer before its shared ones (try {s['bench']})")
         base = os.path.join(a.out, f"{name}-{layers}l")
         write_gguf(base + "-F16.gguf", name, s, layers, a.tokenizer, a.seed)
-        for q in (QUANTS + ("MXFP4_MOE",) if s["arch"] == "gpt-oss" else QUANTS) if a.quantize else ():
+        types = [q for q in a.types.split(",") if q != "MXFP4_MOE" or s["arch"] == "gpt-oss"]
+        for q in types if a.quantize else ():
             r = subprocess.run([a.quantize, base + "-F16.gguf", f"{base}-{q}.gguf", q], capture_output=True, text=True)
             if r.returncode != 0:
                 sys.exit(f"llama-quantize {q}: {r.stderr[-2000:]}")
             print(f"{base}-{q}.gguf", flush=True)
+        if a.quantize and a.drop_f16:
+            os.remove(base + "-F16.gguf")
 
 
 if __name__ == "__main__":

@@ -10,12 +10,12 @@
 #
 # Usage: docs/performance.sh BENCH_DIR LLAMA_BIN_DIR [SHAPE...]
 #
-# BENCH_DIR holds SHAPE-{F16,Q8_0,Q4_0,Q4_K_M}.gguf and the directories
+# BENCH_DIR holds SHAPE-{F16,Q8_0,Q4_0,Q4_K_M,MXFP4_MOE}.gguf and the directories
 # SHAPE-hf (BF16 safetensors, compared with SHAPE-F16.gguf) and SHAPE-mlx4
 # (MLX 4-bit, compared with SHAPE-Q4_0.gguf); missing ones are skipped.
 # SHAPE defaults to smollm2-135m qwen3-0.6b llama3.2-1b. LLAMA_BIN_DIR holds
 # llama-bench. Environment: MLX (the mlx binary, default mlx), THREADS (2),
-# REPS (3), STARTUP_RUNS (5), OUT (a directory for the JSON results,
+# REPS (3), STARTUP_RUNS (5; 0 skips the start-up test), OUT (a directory for the JSON results,
 # default a new temporary one), TABLE_ONLY=1 (print the table of the results
 # already in OUT without measuring). Needs jq. Run it on a quiet machine: every
 # pair is measured back to back, but the ratios are only as steady as the
@@ -75,6 +75,7 @@ wall_ms() {
 # after one untimed run of each to warm the page cache.
 startup() {
 	local name=$1 model=$2 ms=()
+	[ "$startup_runs" -gt 0 ] || return 0
 	log "$name: start-up"
 	"$mlx" bench --startup "$startup_runs" -t "$threads" --json "$model" >"$out/$name.startup.json" 2>/dev/null ||
 		{ rm -f "$out/$name.startup.json"; return; }
@@ -87,7 +88,7 @@ startup() {
 
 rows=() # name, kind, reference GGUF name
 for shape in "${shapes[@]}"; do
-	for q in F16 Q8_0 Q4_0 Q4_K_M; do
+	for q in F16 Q8_0 Q4_0 Q4_K_M MXFP4_MOE; do
 		f=$bench_dir/$shape-$q.gguf
 		[ -f "$f" ] || continue
 		[ -n "${TABLE_ONLY:-}" ] || { speed "$shape-$q" "$f" "$f" && startup "$shape-$q" "$f"; }
