@@ -60,6 +60,11 @@ func loadDrafter(ctx context.Context, e *Engine, path string) (d *drafter, err e
 	if err != nil {
 		return nil, fmt.Errorf("draft model %s: %w", path, err)
 	}
+	if m.StateElems() > 0 {
+		// propose goes back over the tokens the model rejected, which a
+		// recurrent state cannot.
+		return nil, fmt.Errorf("%w: draft model %s (%s) has linear-attention layers, whose recurrent state cannot go back over rejected tokens: use a model without them", ErrOptions, path, o.cfg.Arch)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

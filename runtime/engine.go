@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"fmt"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -121,9 +120,6 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 		admission: make(chan struct{}, slots), queue: make(chan *job, slots),
 		quit: make(chan struct{}), done: make(chan struct{}), closeFile: o.close}
 	e.eos = eosSet(cfg, o.gen)
-	if m.StateElems() > 0 && opt.Spec.Draft != "" {
-		return nil, fmt.Errorf("%w: a draft model for %s, whose linear-attention state cannot take back rejected tokens", ErrOptions, cfg.Arch)
-	}
 	// Each running sequence has a recurrent state, and the prefix cache
 	// keeps snapshots of them: three per parallel sequence (before a
 	// prompt's last token, after it, and at the end of the answer), so

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -41,25 +42,32 @@ func TestHybridBatching(t *testing.T) {
 	reqs := append(slices.Clone(prompts), prompts...)
 	e := loadWith(t, Options{Parallel: len(reqs), Batch: 8}, "trained", "qwen3.5")
 	for i, o := range generateAll(e, reqs) {
-		want := alone[i%len(prompts)]
-		if o.err != nil || !slices.Equal(o.ids, want.ids) {
-			t.Errorf("stream %d: %v, %v; alone %v", i, o.ids, o.err, want.ids)
-			continue
-		}
-		for k := range o.logprobs {
-			if d := abs(float64(o.logprobs[k] - want.logprobs[k])); d > 1e-3 {
-				t.Errorf("stream %d token %d: logprob %v, alone %v", i, k, o.logprobs[k], want.logprobs[k])
-			}
-		}
+		sameStream(t, fmt.Sprintf("stream %d", i), o, alone[i%len(prompts)])
 	}
 	if st := e.Stats(); st.KVBlocksUsed != 0 || st.Running != 0 || st.Waiting != 0 {
 		t.Errorf("after the streams: %+v", st)
 	}
 }
 
+// sameStream checks that a stream gave the tokens of want, with
+// log-probabilities within 1e-3.
+func sameStream(t *testing.T, name string, got, want outcome) {
+	t.Helper()
+	if got.err != nil || !slices.Equal(got.ids, want.ids) {
+		t.Errorf("%s: %v (%v), want %v", name, got.ids, got.err, want.ids)
+		return
+	}
+	for k := range got.logprobs {
+		if d := abs(float64(got.logprobs[k] - want.logprobs[k])); d > 1e-3 {
+			t.Errorf("%s token %d: logprob %v, want %v", name, k, got.logprobs[k], want.logprobs[k])
+			return
+		}
+	}
+}
+
 // TestHybridRefusals checks what a model with recurrent state does not
-// do: beam search is refused with a clear error, a draft model at load,
-// and prompt lookup is left off (the same tokens as without).
+// do: beam search is refused with a clear error, and so is a draft model
+// with linear-attention layers (drafting goes back over tokens).
 func TestHybridRefusals(t *testing.T) {
 	req := hybridPrompts(t)[0]
 	e := loadWith(t, Options{}, "trained", "qwen3.5")
@@ -68,17 +76,10 @@ func TestHybridRefusals(t *testing.T) {
 	if _, err := e.Generate(context.Background(), beam, func(Event) error { return nil }); !errors.Is(err, ErrInvalidRequest) {
 		t.Errorf("beam search: %v, want ErrInvalidRequest", err)
 	}
-	lookup := req
-	n := 4
-	lookup.Spec.LookupTokens = &n
-	got, want := generateAll(e, []Request{lookup})[0], generateAll(e, []Request{req})[0]
-	if got.err != nil || !slices.Equal(got.ids, want.ids) {
-		t.Errorf("with prompt lookup: %v, %v; without %v", got.ids, got.err, want.ids)
-	}
 	_, err := Load(context.Background(), fixturePath(t, "trained", "qwen3.5"),
 		Options{Threads: 2, Ctx: 256, Spec: SpecOptions{Draft: fixturePath(t, "trained", "qwen3.5")}})
-	if !errors.Is(err, ErrOptions) {
-		t.Errorf("draft model: %v, want ErrOptions", err)
+	if !errors.Is(err, ErrOptions) || !strings.Contains(err.Error(), "linear-attention") {
+		t.Errorf("hybrid draft model: %v, want ErrOptions naming its linear-attention layers", err)
 	}
 	// A KV budget that the recurrent states (one per sequence, three
 	// snapshots per sequence) leave no block of.

@@ -118,9 +118,7 @@ type specParams struct {
 // specParamsOf resolves a request's speculation settings against the
 // engine's options; all zero when the request may not speculate.
 func (e *Engine) specParamsOf(req *Request) specParams {
-	if req.Constraint != nil || req.Beam != nil || e.model.StateElems() > 0 {
-		// A recurrent state cannot take back the rejected tokens of a
-		// verification: such models decode without speculation.
+	if req.Constraint != nil || req.Beam != nil {
 		return specParams{}
 	}
 	p := specParams{lookup: e.opt.Spec.Lookup, confidence: DefaultDraftConfidence}

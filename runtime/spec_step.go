@@ -27,6 +27,10 @@ type specRun struct {
 	// pause is how many steps to go without proposing, after a single
 	// proposed token was rejected; backoff the next such pause.
 	pause, backoff int
+	// kept is the sequence's recurrent state before the step under way,
+	// of keptLen positions, when the model has one (see rollBack).
+	kept    []float32
+	keptLen int
 }
 
 // newSpeculator prepares speculation for e, loading the draft model of
@@ -74,7 +78,7 @@ func (e *Engine) runOf(r *seqRun) *specRun {
 // the number of draft rows.
 func (e *Engine) propose(dec []*seqRun) int {
 	e.spec.prune(e.running)
-	rows := (e.state.MaxRows() - len(dec)) / 2 // at least half is left to a prompt
+	rows := (e.state.MaxRows() - pendingRows(dec)) / 2 // at least half is left to a prompt
 	outs := e.state.MaxOut() - len(dec) - 1
 	total := 0
 	for _, r := range dec {
@@ -85,7 +89,7 @@ func (e *Engine) propose(dec []*seqRun) int {
 			continue
 		}
 		k := min(sr.k, rows-total, outs-total,
-			r.budget-r.res.Usage.Completion-1, e.opt.Ctx-1-r.done)
+			r.budget-r.res.Usage.Completion-1, e.opt.Ctx-len(r.tokens))
 		if k <= 0 {
 			continue
 		}
@@ -95,8 +99,8 @@ func (e *Engine) propose(dec []*seqRun) int {
 		if len(sr.draft) == 0 && sr.p.draft > 0 && e.spec.draft != nil {
 			sr.draft = e.draftFor(r, sr, min(k, sr.p.draft))
 		}
-		if !e.kv.Grow(r.kv, r.done+1+len(sr.draft)) {
-			sr.draft = sr.draft[:max(0, min(len(sr.draft), r.kv.Context()-r.done-1))]
+		if !e.kv.Grow(r.kv, len(r.tokens)+len(sr.draft)) {
+			sr.draft = sr.draft[:max(0, min(len(sr.draft), r.kv.Context()-len(r.tokens)))]
 		}
 		total += len(sr.draft)
 	}
@@ -121,16 +125,17 @@ func (e *Engine) draftFor(r *seqRun, sr *specRun, k int) []int32 {
 
 // addDraftRows adds r's proposed tokens after its last token, each with a
 // logits row (the draft rows have no sequence in outSeqs: verify reads
-// them with the last token's row).
+// them with the last token's row), keeping r's recurrent state first.
 func (e *Engine) addDraftRows(r *seqRun) {
 	sr := e.spec.runs[r]
-	if sr == nil {
+	if sr == nil || len(sr.draft) == 0 {
 		return
 	}
+	sr.keepState(r)
 	b := &e.batch
 	for i, id := range sr.draft {
 		b.Tokens = append(b.Tokens, id)
-		b.Pos = append(b.Pos, r.done+1+i)
+		b.Pos = append(b.Pos, len(r.tokens)+i)
 		b.Cache = append(b.Cache, r.kv)
 		b.Out = append(b.Out, len(b.Tokens)-1)
 		e.outSeqs = append(e.outSeqs, nil)

@@ -10,12 +10,12 @@ import (
 // the Batch token budget; then it samples every sequence that got logits.
 func (e *Engine) step() {
 	dec := e.decoders()
-	p, chunk := e.prefillChunk(len(dec) + e.propose(dec))
+	p, chunk := e.prefillChunk(pendingRows(dec) + e.propose(dec))
 	b := &e.batch
 	b.Tokens, b.Pos, b.Cache, b.Out = b.Tokens[:0], b.Pos[:0], b.Cache[:0], b.Out[:0]
 	e.outSeqs = e.outSeqs[:0]
 	for _, r := range dec {
-		e.addRows(r, 1)
+		e.addRows(r, len(r.tokens)-r.done)
 		e.addDraftRows(r)
 	}
 	if chunk > 0 {
@@ -38,7 +38,7 @@ func (e *Engine) step() {
 		return
 	}
 	for _, r := range dec {
-		r.done++
+		r.done = len(r.tokens)
 		r.res.Timings.DecodeTokens++
 		e.kv.Index(r.kv, r.tokens, r.done)
 	}
@@ -59,6 +59,7 @@ func (e *Engine) step() {
 	for k, r := range e.outSeqs {
 		if d := e.drafted(r); len(d) > 0 {
 			e.verify(r, logits[k*vocab:(k+1+len(d))*vocab], d)
+			e.rollBack(r)
 		} else if r != nil && r.beam != nil {
 			beams = r.beam.collect(beams, r, logits[k*vocab:(k+1)*vocab])
 		} else if r != nil {
@@ -83,6 +84,17 @@ func (e *Engine) addRows(r *seqRun, n int) {
 	}
 }
 
+// pendingRows returns the rows the decoding sequences compute this step
+// before any drafted token: their last sampled token, and the tokens a
+// rolled-back recurrent state must take again (see rollBack).
+func pendingRows(dec []*seqRun) int {
+	n := 0
+	for _, r := range dec {
+		n += len(r.tokens) - r.done
+	}
+	return n
+}
+
 // decoders returns the sequences that compute their last sampled token
 // this step, each with a cache block for it. Short of blocks, the latest
 // admitted sequences go back to the queue; a sequence alone with a full
@@ -93,7 +105,7 @@ func (e *Engine) decoders() []*seqRun {
 		if !r.started || r == e.prefill || !e.isRunning(r) {
 			continue
 		}
-		if !e.grow(r, r.done+1) {
+		if !e.grow(r, len(r.tokens)) {
 			if r.started && e.isRunning(r) {
 				e.stopFull(r)
 			}
