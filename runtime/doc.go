@@ -24,14 +24,17 @@
 package runtime
 
 import (
-	_ "github.com/mlxrun/mlx/runtime/arch/gemma2"   // registers gemma2
-	_ "github.com/mlxrun/mlx/runtime/arch/gemma3"   // registers gemma3
-	_ "github.com/mlxrun/mlx/runtime/arch/gemma4"   // registers gemma4
-	_ "github.com/mlxrun/mlx/runtime/arch/gptoss"   // registers gpt-oss
-	_ "github.com/mlxrun/mlx/runtime/arch/llama"    // registers llama
-	_ "github.com/mlxrun/mlx/runtime/arch/phi3"     // registers phi3
-	_ "github.com/mlxrun/mlx/runtime/arch/qwen2"    // registers qwen2
-	_ "github.com/mlxrun/mlx/runtime/arch/qwen3"    // registers qwen3
-	_ "github.com/mlxrun/mlx/runtime/arch/qwen35"   // registers qwen35
-	_ "github.com/mlxrun/mlx/runtime/arch/qwen3moe" // registers qwen3moe
+	_ "github.com/mlxrun/mlx/runtime/arch/bert"       // registers bert
+	_ "github.com/mlxrun/mlx/runtime/arch/gemma2"     // registers gemma2
+	_ "github.com/mlxrun/mlx/runtime/arch/gemma3"     // registers gemma3
+	_ "github.com/mlxrun/mlx/runtime/arch/gemma4"     // registers gemma4
+	_ "github.com/mlxrun/mlx/runtime/arch/gptoss"     // registers gpt-oss
+	_ "github.com/mlxrun/mlx/runtime/arch/llama"      // registers llama
+	_ "github.com/mlxrun/mlx/runtime/arch/nomicbert"  // registers nomic-bert
+	_ "github.com/mlxrun/mlx/runtime/arch/phi3"       // registers phi3
+	_ "github.com/mlxrun/mlx/runtime/arch/qwen2"      // registers qwen2
+	_ "github.com/mlxrun/mlx/runtime/arch/qwen3"      // registers qwen3
+	_ "github.com/mlxrun/mlx/runtime/arch/qwen35"     // registers qwen35
+	_ "github.com/mlxrun/mlx/runtime/arch/qwen3moe"   // registers qwen3moe
+	_ "github.com/mlxrun/mlx/runtime/arch/xlmroberta" // registers xlm-roberta
 )

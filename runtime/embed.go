@@ -123,6 +123,7 @@ func (e *Engine) embedGroup(j *job, inputs [][]int32, caches []*kvcache.Cache, p
 	type row struct{ in, pos int }
 	rows := make([]row, 0, e.state.MaxRows())
 	i, pos := 0, 0
+	whole := e.model.Bidirectional()
 	b := &e.batch
 	for i < len(inputs) {
 		if err := e.stopCause(j); err != nil {
@@ -130,6 +131,9 @@ func (e *Engine) embedGroup(j *job, inputs [][]int32, caches []*kvcache.Cache, p
 		}
 		b.Tokens, b.Pos, b.Cache, rows = b.Tokens[:0], b.Pos[:0], b.Cache[:0], rows[:0]
 		for i < len(inputs) && len(rows) < e.state.MaxRows() {
+			if whole && pos == 0 && len(rows) > 0 && len(rows)+len(inputs[i]) > e.state.MaxRows() {
+				break // an encoder's input goes whole into the next pass
+			}
 			b.Tokens = append(b.Tokens, inputs[i][pos])
 			b.Pos = append(b.Pos, pos)
 			b.Cache = append(b.Cache, caches[i])

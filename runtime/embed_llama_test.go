@@ -70,12 +70,16 @@ func TestEmbedMatchesLlamaCpp(t *testing.T) {
 }
 
 // llamaEmbeddings runs llama-embedding on embedTexts and returns its
-// vectors.
+// vectors, pooled as pooling says ("" for the model's own pooling).
 func llamaEmbeddings(t *testing.T, bin, model, pooling string) [][]float32 {
 	t.Helper()
 	const sep = "<#sep#>"
-	cmd := exec.Command(bin, "-m", model, "--pooling", pooling, "--embd-normalize", "2", "--embd-output-format", "array",
-		"--embd-separator", sep, "-p", strings.Join(embedTexts, sep), "-c", "1024", "-b", "1024", "-ub", "1024", "-t", "2")
+	args := []string{"-m", model, "--embd-normalize", "2", "--embd-output-format", "array",
+		"--embd-separator", sep, "-p", strings.Join(embedTexts, sep), "-c", "1024", "-b", "1024", "-ub", "1024", "-t", "2"}
+	if pooling != "" {
+		args = append(args, "--pooling", pooling)
+	}
+	cmd := exec.Command(bin, args...)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {

@@ -143,6 +143,9 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	}
 	e.pool = kernels.NewPool(opt.Threads)
 	rows := min(opt.Batch, opt.Ctx+opt.Parallel)
+	if m.Bidirectional() {
+		rows = max(rows, opt.Ctx) // an encoder computes each input whole in one pass
+	}
 	if e.state, err = m.NewState(e.pool, rows, min(max(minOut, opt.Parallel+1, opt.Spec.outRows(opt.Parallel)), rows), opt.Ctx); err != nil {
 		e.pool.Close()
 		return nil, err

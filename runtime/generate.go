@@ -86,6 +86,9 @@ func (e *Engine) noRoom(n int) error {
 // validate checks what can be checked before queueing.
 func (e *Engine) validate(req *Request) error {
 	n, ctxLen := len(req.Prompt), e.opt.Ctx
+	if e.model.Bidirectional() {
+		return fmt.Errorf("%w: %s is an encoder: it embeds text, it does not generate", ErrInvalidRequest, e.cfg.Arch)
+	}
 	if n == 0 {
 		return fmt.Errorf("%w: the prompt is empty", ErrInvalidRequest)
 	}

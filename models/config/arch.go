@@ -70,6 +70,16 @@ type Family struct {
 	// DeltaNet holds the defaults of the linear-attention keys of a hybrid
 	// family (Qwen3.5); nil for families without linear attention.
 	DeltaNet *DeltaNet
+	// Encoder marks a bidirectional encoder (BERT and its kin): LayerNorm
+	// epsilons, token types, no output layer (Model.Encoder).
+	Encoder bool
+	// PosOffset: the Hugging Face position embeddings start at
+	// pad_token_id+1 (RoBERTa); GGUF converters drop those rows.
+	PosOffset bool
+	// Aliases are config.json keys of the family's own naming, each read
+	// as the standard key it stands for when that key is absent: pairs of
+	// (alias, standard key), the first alias present winning.
+	Aliases [][2]string
 }
 
 // registry holds the registered families by each name that selects them.

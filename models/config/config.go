@@ -104,6 +104,17 @@ type Model struct {
 	// ...), from GGUF pooling_type or sentence-transformers'
 	// 1_Pooling/config.json; "" when the files say nothing.
 	Pooling string
+
+	// Encoder marks a bidirectional encoder: attention sees the whole
+	// input, norms are LayerNorms (RMSNormEps holds their epsilon), and
+	// there is no output layer. TypeVocab is the number of token types
+	// (rows of the token-type embedding, 0 for none), PosOffset the first
+	// row of the position embedding, Labels the outputs of a
+	// classification head (0 for none).
+	Encoder   bool
+	TypeVocab int
+	PosOffset int
+	Labels    int
 }
 
 // RopeScaling describes how rotary frequencies are stretched for long

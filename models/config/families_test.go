@@ -37,6 +37,14 @@ func init() {
 			Vocab: 201088, Heads: 64, KVHeads: 8, HeadDim: 64, MaxPos: 131072, Eps: 1e-5, Theta: 150000, Act: "silu",
 			Bias: true, BOS: -1, EOS: -1, Sliding: KeySliding, Window: 128, Pattern: 2,
 			MoE: MoE{Experts: 32, TopK: 4, FFNSize: 2880, Step: 1}, MoEFFNKey: "intermediate_size"},
+		{Arch: "nomic-bert", HF: []string{"NomicBertModel"}, ModelTypes: []string{"nomic_bert"},
+			Vocab: 30528, Heads: 12, MaxPos: 2048, Eps: 1e-12, Theta: 1000, Act: "swiglu", BOS: -1, EOS: -1, Encoder: true,
+			Aliases: [][2]string{{"n_embd", "hidden_size"}, {"n_layer", "num_hidden_layers"}, {"n_head", "num_attention_heads"},
+				{"n_inner", "intermediate_size"}, {"max_trained_positions", "max_position_embeddings"},
+				{"n_positions", "max_position_embeddings"}, {"rotary_emb_base", "rope_theta"}}},
+		{Arch: "xlm-roberta", HF: []string{"XLMRobertaModel", "XLMRobertaForSequenceClassification"},
+			Vocab: 250002, Heads: 12, MaxPos: 514, Eps: 1e-5, Theta: 10000, Act: "gelu", BOS: 0, EOS: 2, Encoder: true,
+			PosOffset: true},
 	} {
 		Register(f)
 	}

@@ -107,7 +107,11 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	m.HeadDim = g.uint("attention.key_length", headDim, false)
 	m.RopeDim = g.uint("rope.dimension_count", m.HeadDim, false)
 	m.VocabSize = g.uint("vocab_size", tokenCount(f), false)
-	m.RMSNormEps = g.float("attention.layer_norm_rms_epsilon", 0, true)
+	if fam.Encoder {
+		ggufEncoder(g, m)
+	} else {
+		m.RMSNormEps = g.float("attention.layer_norm_rms_epsilon", 0, true)
+	}
 	m.RopeTheta = g.float("rope.freq_base", fam.Theta, false)
 	if fam.LocalTheta != 0 {
 		m.RopeLocalTheta = g.float("rope.freq_base_swa", fam.LocalTheta, false)

@@ -65,6 +65,7 @@ func fromHF(data []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.f = withAliases(r.f, fam)
 	if text := r.object("text_config"); text != nil && strings.HasSuffix(name, "ForConditionalGeneration") {
 		merged := maps.Clone(top)
 		maps.Copy(merged, text)
@@ -165,6 +166,7 @@ func hfModel(r *reader, fam *Family, name string) *Model {
 	if m.MoE.Experts == 0 && r.bool("enable_moe_block", false) {
 		m.MoE = hfMoEBlock(r)
 	}
+	hfEncoder(r, fam, name, m)
 	return m
 }
 

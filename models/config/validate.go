@@ -15,6 +15,8 @@ const (
 	maxRopeFactor = 1 << 16
 	maxTheta      = 1e12
 	maxTokenIDs   = 1 << 10
+	maxTypes      = 1 << 10 // token types of an encoder
+	maxLabels     = 1 << 16 // outputs of a classification head
 	// maxKVPerToken bounds the K and V elements cached per token over all layers.
 	maxKVPerToken = 1 << 24
 )
@@ -41,6 +43,8 @@ func (m *Model) Validate() error {
 		{"KV-shared layers", m.KVSharedLayers, 0, m.Layers - 1},
 		{"per-layer input size", m.PerLayerInput, 0, maxHidden},
 		{"per-layer input vocabulary", m.PerLayerVocab, 0, maxVocab},
+		{"token types", m.TypeVocab, 0, maxTypes},
+		{"classifier labels", m.Labels, 0, maxLabels},
 	}
 	if err := checkRanges(ints); err != nil {
 		return err
@@ -63,7 +67,7 @@ func (m *Model) Validate() error {
 		lo, hi     float64
 		zeroIsNone bool
 	}{
-		{"rms_norm_eps", m.RMSNormEps, 1e-12, 1, false},
+		{"rms_norm_eps", m.RMSNormEps, 1e-13, 1, false},
 		{"rope theta", m.RopeTheta, 1, maxTheta, false},
 		{"local rope theta", m.RopeLocalTheta, 1, maxTheta, true},
 		{"attention softcap", m.AttnSoftcap, 1e-3, 1e6, true},

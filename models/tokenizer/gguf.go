@@ -143,10 +143,14 @@ func (v *ggufVocab) specials(f *gguf.File, s *spec) {
 	s.pad = id("tokenizer.ggml.padding_token_id", s.pad)
 	s.eog = append(s.eog, id("tokenizer.ggml.eot_token_id", -1), id("tokenizer.ggml.eom_token_id", -1))
 	addBOS := v.addBOS
-	if b, ok := f.Bool("tokenizer.ggml.add_bos_token"); ok {
+	if b, ok := f.Bool("tokenizer.ggml.add_bos_token"); ok && !v.addSEP {
 		addBOS = b
 	}
+	// WordPiece frames the text with [CLS] and [SEP] whatever the flags
+	// say, as llama.cpp does: converters write add_eos_token for BERT
+	// vocabularies whose EOS is [SEP], which must not come twice.
 	addEOS, _ := f.Bool("tokenizer.ggml.add_eos_token")
+	addEOS = addEOS && !v.addSEP
 	s.prefix, s.suffix = nil, nil
 	if addBOS && s.bos >= 0 {
 		s.prefix = []int{s.bos}

@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -105,5 +106,25 @@ func TestWordPieceJSON(t *testing.T) {
 	}
 	if ids := short.Encode("playing hello", false); len(ids) != 2 || ids[0] != 0 || ids[1] != 3 {
 		t.Errorf("a word past max_input_chars_per_word: %v, want [0 3]", ids)
+	}
+}
+
+// TestGGUFBertFrameOnce checks that a BERT vocabulary whose flags ask for
+// EOS (llama.cpp's converter writes add_eos_token with EOS = [SEP]) still
+// frames the text with one [CLS] and one [SEP], as llama.cpp tokenizes it.
+func TestGGUFBertFrameOnce(t *testing.T) {
+	toks := []string{"[PAD]", "[UNK]", "[CLS]", "[SEP]", "▁hello", "▁world"}
+	types := []int32{ggufControl, ggufControl, ggufControl, ggufControl, ggufNormal, ggufNormal}
+	tok, err := parseGGUF(t, []ggufKV{
+		{"tokenizer.ggml.model", "bert"}, {"tokenizer.ggml.tokens", toks}, {"tokenizer.ggml.token_type", types},
+		{"tokenizer.ggml.bos_token_id", uint32(2)}, {"tokenizer.ggml.eos_token_id", uint32(3)},
+		{"tokenizer.ggml.seperator_token_id", uint32(3)}, {"tokenizer.ggml.unknown_token_id", uint32(1)},
+		{"tokenizer.ggml.add_bos_token", true}, {"tokenizer.ggml.add_eos_token", true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tok.Encode("Hello world", true); !slices.Equal(got, []int{2, 4, 5, 3}) {
+		t.Errorf("Encode gave %v, want [CLS] hello world [SEP]: [2 4 5 3]", got)
 	}
 }

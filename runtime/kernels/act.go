@@ -1,5 +1,7 @@
 package kernels
 
+import "math"
+
 // GELUTanhMul sets gate[i] = gelu_tanh(gate[i]) * up[i], the tanh
 // approximation of GELU (PyTorch's approximate="tanh"):
 // gelu_tanh(g) = g/2 · (1 + tanh(√(2/π)·(g + 0.044715·g³))), computed as
@@ -46,5 +48,13 @@ func Softcap(x []float32, c float32) {
 			}
 			t[i] = v
 		}
+	}
+}
+
+// GELU sets x[i] = gelu(x[i]) = x/2 · (1 + erf(x/√2)), the exact GELU of
+// BERT's MLP (PyTorch's default approximate="none").
+func GELU(x []float32) {
+	for i, v := range x {
+		x[i] = float32(0.5 * float64(v) * (1 + math.Erf(float64(v)/math.Sqrt2)))
 	}
 }

@@ -54,3 +54,28 @@ func Add(dst, x []float32) {
 		dst[i] += v
 	}
 }
+
+// LayerNorm sets dst[i] = (x[i] - mean(x)) / sqrt(var(x) + eps) * weight[i]
+// + bias[i], the mean and the variance accumulated in float64; a nil bias
+// adds nothing. dst may be x.
+func LayerNorm(dst, x, weight, bias []float32, eps float32) {
+	dst = dst[:len(x)]
+	weight = weight[:len(x)]
+	var sum float64
+	for _, v := range x {
+		sum += float64(v)
+	}
+	mean := sum / float64(len(x))
+	var ss float64
+	for _, v := range x {
+		d := float64(v) - mean
+		ss += d * d
+	}
+	scale := 1 / math.Sqrt(ss/float64(len(x))+float64(eps))
+	for i, v := range x {
+		dst[i] = float32((float64(v)-mean)*scale) * weight[i]
+	}
+	if bias != nil {
+		Add(dst, bias)
+	}
+}

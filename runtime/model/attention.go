@@ -168,6 +168,9 @@ func (a *attnJob) spanOf(i, h int) span {
 		softcap: c.AttnSoftcap,
 		sink:    float32(math.Inf(-1)),
 	}
+	if s.ends != nil {
+		sp.end = s.ends[i] // bidirectional: the whole sequence
+	}
 	if sinks := s.m.Layers[a.layer].Sinks; sinks != nil {
 		sp.sink = sinks[h]
 	}

@@ -57,6 +57,9 @@ type Blocks struct {
 	// SwiGLU: gate clamped to at most the limit, up to ±limit, and
 	// gate·σ(α·gate)·(up+1) with α = SwiGLUAlpha (gpt-oss).
 	SwiGLULimit float32
+	// AbsolutePos: positions are a learned embedding added to the
+	// token's, and attention has no RoPE (BERT).
+	AbsolutePos bool
 }
 
 // SwiGLUAlpha is the slope inside the sigmoid of the clamped SwiGLU.
@@ -73,15 +76,18 @@ type MLPKind uint8
 const (
 	SwiGLU    MLPKind = iota // silu(gate) · up
 	GeGLUTanh                // gelu_tanh(gate) · up
+	GeGLU                    // gelu(gate) · up, erf GELU; BERT's ungated MLP is gelu(up)
 )
 
 // mlpKind maps a config's hidden activation to its gated MLP.
 func mlpKind(act string) (MLPKind, error) {
 	switch act {
-	case "", "silu", "swish":
+	case "", "silu", "swish", "swiglu":
 		return SwiGLU, nil
+	case "gelu":
+		return GeGLU, nil
 	case "gelu_pytorch_tanh", "gelu_tanh":
 		return GeGLUTanh, nil
 	}
-	return 0, fmt.Errorf("%w: activation %q (supported: silu, gelu_pytorch_tanh)", ErrUnsupported, act)
+	return 0, fmt.Errorf("%w: activation %q (supported: silu, gelu_pytorch_tanh, gelu)", ErrUnsupported, act)
 }

@@ -14,6 +14,9 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 	if err := s.check(b, s.maxOut); err != nil {
 		return nil, err
 	}
+	if s.m.Output == nil {
+		return nil, fmt.Errorf("%w: an encoder gives hidden states, not logits", ErrUnsupported)
+	}
 	if err := s.trunk(b); err != nil {
 		return nil, err
 	}
@@ -55,6 +58,9 @@ func (s *State) Hidden(b *Batch) ([]float32, error) {
 	}
 	m, c := s.m, s.m.Config
 	n, hid := len(b.Tokens), c.HiddenSize
+	if m.OutputNorm == nil {
+		return s.x[:n*hid], nil // an encoder's layers end with their norm
+	}
 	for r := range n {
 		kernels.RMSNorm(s.xn[r*hid:(r+1)*hid], s.x[r*hid:(r+1)*hid], m.OutputNorm, c.RMSNormEps)
 	}
@@ -79,12 +85,18 @@ func (s *State) trunk(b *Batch) error {
 		if m.embedScale != 0 {
 			kernels.Scale(x, m.embedScale)
 		}
+		if m.Enc != nil {
+			s.embedEncoder(x, b.Pos[i])
+		}
 		h := s.rope.pairs
 		s.rope.angles(b.Pos[i], s.cos[i*h:(i+1)*h], s.sin[i*h:(i+1)*h])
 		if m.ropeLocal != nil {
 			h = m.ropeLocal.pairs
 			m.ropeLocal.angles(b.Pos[i], s.cosL[i*h:(i+1)*h], s.sinL[i*h:(i+1)*h])
 		}
+	}
+	if m.Enc != nil {
+		s.seqEnds(b)
 	}
 	if m.PLEmbed != nil {
 		s.pool.MatMul(m.PLProj, s.x, n, s.pli)
@@ -108,7 +120,12 @@ func (s *State) layer(li int, b *Batch, n int) {
 		n = s.attention(li, b, n)
 	}
 	s.rows(stepFFNNorm, li, b, n)
-	if l.Down != nil {
+	switch {
+	case l.Down != nil && l.Gate == nil: // ungated: act(up) in gate
+		s.pool.MatMul(l.Up, s.xn, n, s.gate)
+		s.rows(stepAct, li, b, n)
+		s.pool.MatMul(l.Down, s.gate, n, s.xn)
+	case l.Down != nil:
 		gateUp := [...]*kernels.Matrix{l.Gate, l.Up}
 		s.pool.MatMuls(gateUp[:], s.xn, n, [][]float32{s.gate, s.up})
 		s.rows(stepAct, li, b, n)
@@ -206,6 +223,11 @@ func (s *State) check(b *Batch, maxOut int) error {
 	for j, r := range b.Out {
 		if r < 0 || r >= n || (j > 0 && r <= b.Out[j-1]) {
 			return fmt.Errorf("%w: output rows %v are not ascending rows of %d", ErrBatch, b.Out, n)
+		}
+	}
+	if s.m.Enc != nil {
+		if err := checkWhole(b); err != nil {
+			return err
 		}
 	}
 	for i, t := range b.Tokens {

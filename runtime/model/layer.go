@@ -34,6 +34,10 @@ type Layer struct {
 	Local            bool // RoPE with the sliding-window layers' table
 	Gated            bool // Q gives queries and an output gate per head (Blocks.AttnGate)
 
+	// Enc holds the LayerNorms and MLP biases of an encoder layer, nil
+	// in a decoder.
+	Enc *EncoderLayer
+
 	// Linear is the Gated DeltaNet token mixer of a linear-attention
 	// layer, nil for attention layers (which have no Linear, and whose
 	// attention fields are unset).

@@ -21,6 +21,8 @@ type Model struct {
 	Output     *kernels.Matrix // [vocab, hidden]; Embed when tied
 	OutputNorm []float32
 	Layers     []Layer
+	// Enc holds an encoder's embeddings and head, nil for a decoder.
+	Enc *Encoder
 
 	// Per-layer inputs (Gemma 4), nil without: a second embedding of
 	// PerLayerInput values per layer, and the projection of the embedding
@@ -58,7 +60,7 @@ func (m *Model) ActiveParams() int64 { return m.params(true) }
 func (m *Model) params(active bool) int64 {
 	c := m.Config
 	n := int64(c.VocabSize) * int64(c.HiddenSize)
-	if m.Output != m.Embed {
+	if m.Output != nil && m.Output != m.Embed {
 		n *= 2
 	}
 	n += int64(c.HiddenSize)
@@ -107,7 +109,11 @@ func Build(cfg *config.Model, src Source) (*Model, error) {
 		names, m.Rope, m.tiledHeads = fam.GGUF, fam.GGUFRope, fam.GGUFTiledHeads
 	}
 	b := binder{src: src, offset: m.Blocks.NormOffset && cfg.Source != config.SourceGGUF}
-	b.bindAll(m, cfg, names)
+	if cfg.Encoder {
+		b.bindEncoder(m, cfg, names)
+	} else {
+		b.bindAll(m, cfg, names)
+	}
 	if b.err != nil {
 		return nil, b.err
 	}

@@ -66,6 +66,15 @@ type Names struct {
 	// files), the gated norm and the output projection.
 	LinQKV, LinZ, LinBeta, LinAlpha, LinConv string
 	LinDtBias, LinDecay, LinNorm, LinOut     string
+
+	// Encoders (see Encoder): the position and token-type embeddings and
+	// the LayerNorm of the embeddings; per layer, the LayerNorms after
+	// attention and after the MLP and the MLP's biases; the
+	// classification head's dense layer and output.
+	PosEmbed, TypeEmbed, EmbedNorm, EmbedNormBias string
+	AttnOutNorm, AttnOutNormBias                  string
+	OutNorm, OutNormBias, UpBias, DownBias        string
+	Cls, ClsBias, ClsOut, ClsOutBias              string
 }
 
 // GGUFNames are the names llama.cpp gives the tensors of the Llama family

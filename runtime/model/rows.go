@@ -63,10 +63,20 @@ func (s *State) row(step rowStep, li int, b *Batch, i int) {
 	x, xn := s.x[i*hid:(i+1)*hid], s.xn[i*hid:(i+1)*hid]
 	switch step {
 	case stepAttnNorm:
-		kernels.RMSNorm(xn, x, l.AttnNorm, eps)
+		if l.Enc != nil {
+			copy(xn, x) // an encoder normalises after attention
+		} else {
+			kernels.RMSNorm(xn, x, l.AttnNorm, eps)
+		}
 	case stepQKV:
 		s.qkv(l, li, b, i)
 	case stepFFNNorm:
+		if e := l.Enc; e != nil {
+			kernels.Add(x, xn)
+			kernels.LayerNorm(x, x, e.AttnNorm, e.AttnNormBias, eps)
+			copy(xn, x)
+			return
+		}
 		if l.PostAttnNorm != nil {
 			kernels.RMSNorm(xn, xn, l.PostAttnNorm, eps)
 		}
@@ -74,8 +84,20 @@ func (s *State) row(step rowStep, li int, b *Batch, i int) {
 		kernels.RMSNorm(xn, x, l.FFNNorm, eps)
 	case stepAct:
 		ff := l.FFN
+		if l.Enc != nil {
+			s.encoderAct(l, s.gate[i*ff:(i+1)*ff], s.up[i*ff:(i+1)*ff])
+			return
+		}
 		s.m.act(s.gate[i*ff:(i+1)*ff], s.up[i*ff:(i+1)*ff])
 	case stepResidual:
+		if e := l.Enc; e != nil {
+			if e.DownBias != nil {
+				kernels.Add(xn, e.DownBias)
+			}
+			kernels.Add(x, xn)
+			kernels.LayerNorm(x, x, e.OutNorm, e.OutNormBias, eps)
+			return
+		}
 		if l.PostFFNNorm != nil {
 			kernels.RMSNorm(xn, xn, l.PostFFNNorm, eps)
 		}
@@ -110,9 +132,15 @@ func (s *State) row(step rowStep, li int, b *Batch, i int) {
 
 // act sets gate = act(gate) * up with the model's gated activation.
 func (m *Model) act(gate, up []float32) {
-	if m.MLP == GeGLUTanh {
+	switch m.MLP {
+	case GeGLUTanh:
 		kernels.GELUTanhMul(gate, up)
-	} else {
+	case GeGLU:
+		kernels.GELU(gate)
+		for i, u := range up[:len(gate)] {
+			gate[i] *= u
+		}
+	default:
 		kernels.SiLUMul(gate, up)
 	}
 }
@@ -160,7 +188,9 @@ func (s *State) qkv(l *Layer, li int, b *Batch, i int) {
 	if l.QNorm != nil {
 		headNorm(q, l.QNorm, eps)
 	}
-	rope(s.m.Rope, q, hd, t.off, cos, sin)
+	if !s.m.Blocks.AbsolutePos {
+		rope(s.m.Rope, q, hd, t.off, cos, sin)
+	}
 	if l.Shared {
 		return
 	}
@@ -177,7 +207,9 @@ func (s *State) qkv(l *Layer, li int, b *Batch, i int) {
 	if l.VNorm != nil {
 		headNorm(v, l.VNorm, eps)
 	}
-	rope(s.m.Rope, k, hd, t.off, cos, sin)
+	if !s.m.Blocks.AbsolutePos {
+		rope(s.m.Rope, k, hd, t.off, cos, sin)
+	}
 	b.Cache[i].Store(l.KVLayer, b.Pos[i], k, v, s.kh[i*kvd:(i+1)*kvd])
 }
 

@@ -37,6 +37,7 @@ type State struct {
 	pli, ple, plg                 []float32 // per-layer inputs, second embeddings, gates (Gemma 4)
 	hout                          []float32 // normalized rows for the output layer
 	logits                        []float32
+	ends                          []int // per row, the last position of its sequence (encoders)
 
 	moeS  moeScratch
 	attn  attnJob
@@ -87,6 +88,9 @@ func (m *Model) NewState(pool *kernels.Pool, maxRows, maxOut, ctx int) (*State, 
 	}
 	if m.stateElems > 0 {
 		s.lin.init(s, n)
+	}
+	if m.Enc != nil {
+		s.ends = make([]int, n)
 	}
 	s.hout = make([]float32, maxOut*hid)
 	s.logits = make([]float32, maxOut*c.VocabSize)

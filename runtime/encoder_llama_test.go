@@ -1,0 +1,113 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// encoderFixtures are the random-weight encoders that
+// models/fixture/encoders.sh makes: a Hugging Face directory of each
+// architecture and its conversion by llama.cpp's converter.
+var encoderFixtures = []string{"bert", "nomic-bert", "xlm-roberta"}
+
+// encoderDir returns the directory of the encoder fixtures
+// (MLX_ENCODER_FIXTURES, as models/fixture/encoders.sh prints it), or
+// skips the test.
+func encoderDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("MLX_ENCODER_FIXTURES")
+	if dir == "" {
+		t.Skip("MLX_ENCODER_FIXTURES (the output of models/fixture/encoders.sh) is not set")
+	}
+	return dir
+}
+
+// embedAll loads ref and embeds embedTexts in one call with the model's
+// own pooling.
+func embedAll(t *testing.T, ref string) [][]float32 {
+	t.Helper()
+	e, err := Load(context.Background(), ref, Options{Threads: 2, Ctx: 512})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	inputs := make([][]int32, len(embedTexts))
+	for i, text := range embedTexts {
+		for _, id := range e.Tokenizer().Encode(text, true) {
+			inputs[i] = append(inputs[i], int32(id))
+		}
+	}
+	got, err := e.Embed(context.Background(), inputs, e.Pooling())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestEncoderMatchesLlamaCpp compares the embeddings of each encoder
+// architecture with llama.cpp's llama-embedding on the same GGUF file,
+// every input in one call on both sides: cosine ≥ 0.9999 for each.
+func TestEncoderMatchesLlamaCpp(t *testing.T) {
+	dir := encoderDir(t)
+	bin := os.Getenv("LLAMA_BIN_DIR")
+	if bin == "" {
+		t.Skip("LLAMA_BIN_DIR (a llama.cpp build with llama-embedding) is not set")
+	}
+	for _, name := range encoderFixtures {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name+".gguf")
+			got := embedAll(t, path)
+			want := llamaEmbeddings(t, filepath.Join(bin, "llama-embedding"), path, "")
+			if len(want) != len(got) {
+				t.Fatalf("llama-embedding gave %d vectors for %d inputs", len(want), len(got))
+			}
+			worst := 1.0
+			for i := range got {
+				c := cosine(got[i], want[i])
+				if c < 0.9999 {
+					t.Errorf("input %d has cosine %.6f with llama.cpp's vector", i, c)
+				}
+				worst = min(worst, c)
+			}
+			t.Logf("%s: lowest cosine %.7f", name, worst)
+		})
+	}
+}
+
+// TestEncoderHFMatchesGGUF checks that each encoder gives the same
+// embeddings from its Hugging Face directory (sentence-transformers
+// layout, its pooling from 1_Pooling) as from llama.cpp's conversion of
+// it.
+func TestEncoderHFMatchesGGUF(t *testing.T) {
+	dir := encoderDir(t)
+	for _, name := range encoderFixtures {
+		t.Run(name, func(t *testing.T) {
+			hf := embedAll(t, filepath.Join(dir, name))
+			gg := embedAll(t, filepath.Join(dir, name+".gguf"))
+			for i := range hf {
+				if c := cosine(hf[i], gg[i]); c < 0.999999 {
+					t.Errorf("input %d: cosine %.7f between the directory's vector and the GGUF file's", i, c)
+				}
+			}
+		})
+	}
+}
+
+// TestEncoderRefusesGenerate checks that an encoder says it embeds only
+// when asked to generate.
+func TestEncoderRefusesGenerate(t *testing.T) {
+	path := filepath.Join(encoderDir(t), "bert.gguf")
+	e, err := Load(context.Background(), path, Options{Threads: 2, Ctx: 512})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	_, err = e.Generate(context.Background(), Request{Prompt: []int32{101, 7592, 102}}, func(Event) error { return nil })
+	if !errors.Is(err, ErrInvalidRequest) || !strings.Contains(err.Error(), "encoder") {
+		t.Errorf("Generate on an encoder gave %v", err)
+	}
+}
