@@ -26,6 +26,8 @@ type spec struct {
 	eog []int
 	// size is the least vocabulary size (the GGUF token count).
 	size int
+	// fim holds the fill-in-the-middle token ids a GGUF file names.
+	fim map[fimRole]int
 }
 
 // endOfTurn are the texts of the control tokens that end a turn in the
@@ -87,6 +89,7 @@ func build(s *spec) (*Tokenizer, error) {
 	}
 	t.setupFastPaths(s)
 	t.setEOG(s)
+	t.setFIM(s)
 	return t, nil
 }
 

@@ -142,6 +142,16 @@ func (v *ggufVocab) specials(f *gguf.File, s *spec) {
 	s.unk = id("tokenizer.ggml.unknown_token_id", s.unk)
 	s.pad = id("tokenizer.ggml.padding_token_id", s.pad)
 	s.eog = append(s.eog, id("tokenizer.ggml.eot_token_id", -1), id("tokenizer.ggml.eom_token_id", -1))
+	for r, keys := range fimKeys {
+		for _, k := range keys {
+			if v := id(k, -1); v >= 0 {
+				if s.fim == nil {
+					s.fim = map[fimRole]int{}
+				}
+				s.fim[fimRole(r)] = v
+			}
+		}
+	}
 	addBOS := v.addBOS
 	if b, ok := f.Bool("tokenizer.ggml.add_bos_token"); ok && !v.addSEP {
 		addBOS = b

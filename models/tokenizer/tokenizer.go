@@ -34,6 +34,7 @@ type Tokenizer struct {
 	bos, eos       int
 	unk, pad       int
 	eog            []int // ids that end generation, EOS first
+	fim            FIM
 
 	source string // file it came from, for messages
 
