@@ -44,17 +44,13 @@ func (g *chatGen) open(ctx context.Context, out delivery[openai.ChatCompletion])
 // watching the client while it loads. An unknown model is a 404 that says
 // nothing of why: no file name, no hint of what exists on the disk.
 func (s *Server) acquire(c *call, model string) (Model, string, func(), error) {
-	id, err := s.models.resolve(model)
+	m, id, release, err := s.acquireModel(c, model)
 	if err != nil {
-		return nil, "", nil, modelNotFound(model, err)
-	}
-	ctx, stop := watchClient(s.base, c.rc.Conn())
-	defer stop()
-	m, release, err := s.models.acquire(ctx, id, false)
-	if err != nil {
-		return nil, "", nil, modelNotFound(model, err)
+		return nil, "", nil, err
 	}
 	if a, ok := m.(Admitter); ok {
+		ctx, stop := watchClient(s.base, c.rc.Conn())
+		defer stop()
 		place, err := a.Reserve(ctx)
 		if err != nil {
 			release()
@@ -66,6 +62,22 @@ func (s *Server) acquire(c *call, model string) (Model, string, func(), error) {
 			place.Release()
 			unload()
 		}
+	}
+	return m, id, release, nil
+}
+
+// acquireModel is acquire without the queue place, for requests that do
+// not generate.
+func (s *Server) acquireModel(c *call, model string) (Model, string, func(), error) {
+	id, err := s.models.resolve(model)
+	if err != nil {
+		return nil, "", nil, modelNotFound(model, err)
+	}
+	ctx, stop := watchClient(s.base, c.rc.Conn())
+	defer stop()
+	m, release, err := s.models.acquire(ctx, id, false)
+	if err != nil {
+		return nil, "", nil, modelNotFound(model, err)
 	}
 	return m, id, release, nil
 }
@@ -87,16 +99,11 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 	if err := checkScorer(m, &req.Ext); err != nil {
 		return nil, err
 	}
-	format := toolSyntax(req.ToolChoice.Mode, info.ToolFormat)
-	spec, err := chatSpec(req, format)
+	cp, err := renderChatRequest(m, req)
 	if err != nil {
 		return nil, err
 	}
-	kwargs := thinkingKwargs(effortKwargs(req.ChatTemplateKwargs, req.ReasoningEffort), !spec.Empty())
-	text, err := chatPrompt(m, req, kwargs)
-	if err != nil {
-		return nil, err
-	}
+	format, spec, kwargs, text := cp.format, cp.spec, cp.kwargs, cp.text
 	ids := m.EncodePrompt(text)
 	if ids, err = truncate(ids, req.TruncatePromptTokens, info.Context, "messages"); err != nil {
 		return nil, err
@@ -127,6 +134,30 @@ func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) 
 		return nil, err
 	}
 	return g, nil
+}
+
+// chatRendering is the prompt of a chat request and what was decided on
+// the way: the tool call syntax, the output constraint, the template
+// variables.
+type chatRendering struct {
+	format toolparse.Format
+	spec   constrain.Spec
+	kwargs map[string]any
+	text   string
+}
+
+// renderChatRequest renders the prompt of a chat request as generation
+// would (/apply-template shows it without generating).
+func renderChatRequest(m Model, req *openai.ChatRequest) (chatRendering, error) {
+	var r chatRendering
+	r.format = toolSyntax(req.ToolChoice.Mode, m.Info().ToolFormat)
+	var err error
+	if r.spec, err = chatSpec(req, r.format); err != nil {
+		return r, err
+	}
+	r.kwargs = thinkingKwargs(effortKwargs(req.ChatTemplateKwargs, req.ReasoningEffort), !r.spec.Empty())
+	r.text, err = chatPrompt(m, req, r.kwargs)
+	return r, err
 }
 
 // parseOptions returns the options of the parser of an output that

@@ -16,6 +16,11 @@ func (s *Server) handleCompletions(c *call) {
 		return
 	}
 	serveGeneration(s, c, req.Model, req.Stream, func(m Model) (generation[openai.Completion], aggregator[openai.Completion], error) {
+		if req.Suffix != nil && *req.Suffix != "" {
+			if err := fillPrompts(m, req, nil, "", "suffix"); err != nil {
+				return nil, nil, err
+			}
+		}
 		g, err := s.newCompletionGen(m, req)
 		return g, &completionAggregator{gen: g}, err
 	})

@@ -2,7 +2,9 @@
 // completions, completions and the Responses API (streamed as Server-Sent
 // Events or aggregated from the same stream), the Conversations API, the
 // model list, health and Prometheus metrics, with models loaded on first
-// use and unloaded when idle. Responses and conversations live in the
+// use and unloaded when idle. The same server speaks Anthropic's Messages
+// API, Ollama's API and llama-server's /tokenize, /detokenize,
+// /apply-template and /infill (fill-in-the-middle). Responses and conversations live in the
 // bounded in-memory stores of package store.
 //
 // Outputs can be constrained by a grammar (package constrain): a JSON

@@ -199,3 +199,36 @@ func (m *EngineModel) PromptLogprobs(ctx context.Context, ids []int32, top int) 
 	})
 	return out, err
 }
+
+// TokenizeText implements TextTokenizer: parseSpecial false takes special
+// tokens written in the text as plain text.
+func (m *EngineModel) TokenizeText(text string, addSpecial, parseSpecial bool) []int32 {
+	if parseSpecial {
+		return m.Tokenize(text, addSpecial)
+	}
+	tok := m.chat.Tokenizer()
+	plain := tok.EncodePlain(text)
+	out := make([]int32, 0, len(plain)+2)
+	if addSpecial && tok.AddBOS() {
+		out = append(out, int32(tok.BOS()))
+	}
+	for _, id := range plain {
+		out = append(out, int32(id))
+	}
+	if addSpecial && tok.AddEOS() {
+		out = append(out, int32(tok.EOS()))
+	}
+	return out
+}
+
+// FIM implements Filler with the vocabulary's fill-in-the-middle tokens.
+func (m *EngineModel) FIM() FIMTokens {
+	tok := m.chat.Tokenizer()
+	f := tok.FIM()
+	bos := int32(-1)
+	if tok.AddBOS() {
+		bos = int32(tok.BOS())
+	}
+	return FIMTokens{Pre: int32(f.Pre), Suf: int32(f.Suf), Mid: int32(f.Mid), Pad: int32(f.Pad),
+		Rep: int32(f.Rep), Sep: int32(f.Sep), BOS: bos}
+}

@@ -175,22 +175,30 @@ type generation[T any] interface {
 // serveGeneration is the flow of the generating routes: get the model,
 // prepare the generation, run its sequences into the response.
 func serveGeneration[T any](s *Server, c *call, model string, stream bool, prepare func(Model) (generation[T], aggregator[T], error)) {
+	run, agg, release, ok := startGeneration(s, c, model, prepare)
+	if ok {
+		respond(s, c, stream, agg, release, run)
+	}
+}
+
+// startGeneration gets the model and prepares the generation: it returns
+// how to run it into a delivery, the aggregator of a whole response, and
+// the release of the model; or it answers the error and returns false.
+func startGeneration[T any](s *Server, c *call, model string, prepare func(Model) (generation[T], aggregator[T], error)) (func(context.Context, delivery[T]) error, aggregator[T], func(), bool) {
 	m, id, release, err := s.acquire(c, model)
 	if err != nil {
 		writeError(c.rc, apiError(err))
-		return
+		return nil, nil, nil, false
 	}
 	g, agg, err := prepare(m)
 	if err != nil {
 		release()
 		writeError(c.rc, apiError(err))
-		return
+		return nil, nil, nil, false
 	}
 	c.rc.Response.Header.Set("X-Request-Id", g.requestID())
 	r := s.newRunner(c, m, id)
-	respond(s, c, stream, agg, release, func(ctx context.Context, out delivery[T]) error {
-		return runGeneration(ctx, r, g, out)
-	})
+	return func(ctx context.Context, out delivery[T]) error { return runGeneration(ctx, r, g, out) }, agg, release, true
 }
 
 // newRunner returns the runner of a request's sequences on m.

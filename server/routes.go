@@ -29,6 +29,12 @@ const (
 	routeMessages    = "/v1/messages"
 	routeCountTokens = "/v1/messages/count_tokens"
 
+	routeTokenize      = "/tokenize"
+	routeDetokenize    = "/detokenize"
+	routeApplyTemplate = "/apply-template"
+	routeInfill        = "/infill"
+	routeInputTokens   = "/v1/responses/input_tokens"
+
 	routeOllamaChat     = "/api/chat"
 	routeOllamaGenerate = "/api/generate"
 	routeOllamaTags     = "/api/tags"
@@ -64,6 +70,11 @@ var routeMethods = map[string][]string{
 	routeEmbeddings:     {http.MethodPost},
 	routeMessages:       {http.MethodPost},
 	routeCountTokens:    {http.MethodPost},
+	routeTokenize:       {http.MethodPost},
+	routeDetokenize:     {http.MethodPost},
+	routeApplyTemplate:  {http.MethodPost},
+	routeInfill:         {http.MethodPost},
+	routeInputTokens:    {http.MethodPost},
 	routeResponses:      {http.MethodPost},
 	routeResponse:       {http.MethodGet, http.MethodDelete},
 	routeResponseCancel: {http.MethodPost},
@@ -173,6 +184,14 @@ var ollamaRoutes = map[string]func(*Server, *call){
 	routeOllamaDelete:   (*Server).handleOllamaDelete,
 }
 
+// llamaRoutes are the handlers of llama-server's own endpoints, by path.
+var llamaRoutes = map[string]func(*Server, *call){
+	routeTokenize:      (*Server).handleTokenize,
+	routeDetokenize:    (*Server).handleDetokenize,
+	routeApplyTemplate: (*Server).handleApplyTemplate,
+	routeInfill:        (*Server).handleInfill,
+}
+
 // route finds the handler of a request; allowed is false for a known path
 // with the wrong method. Every path works with and without /v1.
 func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call), allowed bool) {
@@ -201,8 +220,14 @@ func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call
 		route, handle = routeMetrics, s.handleMetrics
 	case "/mlx/models":
 		route, handle = routeMLXModels, s.handleMLXModels
+	case "/responses/input_tokens":
+		route, handle = routeInputTokens, s.handleInputTokens
 	default:
 		if h, ok := ollamaRoutes[path]; ok {
+			route, handle = path, func(c *call) { h(s, c) }
+			break
+		}
+		if h, ok := llamaRoutes[path]; ok {
 			route, handle = path, func(c *call) { h(s, c) }
 			break
 		}

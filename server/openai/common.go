@@ -55,8 +55,12 @@ func (s *Sampling) Choices() int {
 	return *s.N
 }
 
-// parseBase decodes body into r, a request type embedding s and x, and
-// validates the fields they hold.
+// ParseBase decodes body into r, a request type embedding s and x, and
+// validates the fields they hold: the sampling fields that other APIs'
+// completion requests share with OpenAI's (llama-server's /infill).
+func ParseBase(body []byte, r any, s *Sampling, x *Ext) *Error { return parseBase(body, r, s, x) }
+
+// parseBase is ParseBase.
 func parseBase(body []byte, r any, s *Sampling, x *Ext) *Error {
 	if e := decode(body, r, ""); e != nil {
 		return e

@@ -16,7 +16,9 @@ type CompletionRequest struct {
 	Echo      bool            `json:"echo"`
 	Logprobs  *int            `json:"logprobs"`
 	BestOf    *int            `json:"best_of"`
-	Suffix    *string         `json:"suffix"`
+	// Suffix is the text after the completion: the request fills in the
+	// middle, between the prompt and it.
+	Suffix *string `json:"suffix"`
 	// ResponseFormat constrains the text as in chat completions (an
 	// extension: OpenAI's completions have none).
 	ResponseFormat *ResponseFormat `json:"response_format"`
@@ -51,8 +53,8 @@ func ParseCompletion(body []byte) (*CompletionRequest, *Error) {
 	if r.ChatTemplate != nil {
 		return nil, Invalid("chat_template", CodeUnsupported, "chat_template applies to chat completions and responses: /v1/completions takes the prompt as it is.")
 	}
-	if r.Suffix != nil && *r.Suffix != "" {
-		return nil, Invalid("suffix", CodeUnsupported, "suffix is not supported: this server has no fill-in-the-middle mode.")
+	if r.Suffix != nil && *r.Suffix != "" && r.Echo {
+		return nil, Invalid("echo", CodeUnsupported, "echo cannot be used with suffix: the prompt of a fill-in-the-middle completion is not the text given.")
 	}
 	if r.Logprobs != nil && (*r.Logprobs < 0 || *r.Logprobs > MaxCompLogprob) {
 		return nil, Invalid("logprobs", CodeInvalidValue, "logprobs must be between 0 and %d, got %d.", MaxCompLogprob, *r.Logprobs)

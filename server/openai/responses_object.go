@@ -102,3 +102,13 @@ type Conversation struct {
 	CreatedAt int64             `json:"created_at"`
 	Metadata  map[string]string `json:"metadata"`
 }
+
+// ObjectInputTokens is the object of an input token count.
+const ObjectInputTokens = "response.input_tokens"
+
+// InputTokens is the body of POST /v1/responses/input_tokens: how many
+// tokens the request's input renders to.
+type InputTokens struct {
+	Object      string `json:"object"`
+	InputTokens int    `json:"input_tokens"`
+}
