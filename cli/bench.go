@@ -23,7 +23,8 @@ func init() { register(newBenchCmd) }
 
 // benchOptions are the flags of mlx bench.
 type benchOptions struct {
-	prompt, gen, threads, reps, batch int
+	prompt, gen, depth, threads, reps int
+	batch                             int
 	kvType                            string
 	json                              bool
 	startup                           int // runs of the start-up test, 0 for the speed tests
@@ -42,6 +43,7 @@ type benchRow struct {
 	Threads   int       `json:"n_threads"`
 	Prompt    int       `json:"n_prompt"`
 	Gen       int       `json:"n_gen"`
+	Depth     int       `json:"n_depth"`
 	AvgNs     int64     `json:"avg_ns"`
 	StddevNs  int64     `json:"stddev_ns"`
 	AvgTs     float64   `json:"avg_ts"`
@@ -71,7 +73,10 @@ instead times the embedding of N inputs of -p tokens in one call.`,
 		ValidArgsFunction: completeModel,
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkBounds(cmd.Flags(), atLeast("threads", 1), atLeast("batch", 1), atLeast("n-prompt", 0),
-				atLeast("n-gen", 0), atLeast("repetitions", 1), atLeast("read-mib", 0), atLeast("startup", 0), atLeast("embed", 0)); err != nil {
+				atLeast("n-gen", 0), atLeast("n-depth", 0), atLeast("repetitions", 1), atLeast("read-mib", 0), atLeast("startup", 0), atLeast("embed", 0)); err != nil {
+				return err
+			}
+			if err := kvTypeFromEnv(cmd.Flags()); err != nil {
 				return err
 			}
 			if o.startup > 0 {
@@ -89,10 +94,11 @@ instead times the embedding of N inputs of -p tokens in one call.`,
 	f := cmd.Flags()
 	f.IntVarP(&o.prompt, "n-prompt", "p", 512, "prompt tokens of the prefill test (0 skips it)")
 	f.IntVarP(&o.gen, "n-gen", "n", 128, "tokens of the generation test (0 skips it)")
+	f.IntVarP(&o.depth, "n-depth", "d", 0, "tokens of context already in the KV cache when each test starts, as llama-bench -d")
 	f.IntVarP(&o.threads, "threads", "t", kernels.PhysicalCores(), "compute threads")
 	f.IntVarP(&o.reps, "repetitions", "r", 5, "timed repetitions of each test")
 	f.IntVarP(&o.batch, "batch", "b", runtime.DefaultBatch, "most prompt tokens per forward pass")
-	f.StringVar(&o.kvType, "kv-type", "f16", "KV cache type: f16 or f32")
+	addKVTypeFlag(f, &o.kvType)
 	f.BoolVar(&o.json, "json", false, "print a JSON list of results, like llama-bench -o json")
 	f.IntVar(&o.startup, "startup", 0, "time this many start-ups to the first token instead of the speed tests")
 	f.IntVar(&o.readMiB, "read-mib", 256, "MiB of the streaming-read bandwidth test (0 skips it)")
@@ -117,7 +123,13 @@ func runBench(ctx context.Context, w io.Writer, ref string, o benchOptions) erro
 	if err != nil {
 		return err
 	}
-	e, err := runtime.Load(ctx, ref, runtime.Options{Threads: o.threads, Ctx: max(o.prompt, o.gen, 1), KVType: kv, Batch: o.batch})
+	// The context holds the depth, the longer test and the copy of the
+	// depth's last block that every run writes after it.
+	n := o.depth + max(o.prompt, o.gen, 1)
+	if o.depth > 0 {
+		n += runtime.BlockSize
+	}
+	e, err := runtime.Load(ctx, ref, runtime.Options{Threads: o.threads, Ctx: n, KVType: kv, Batch: o.batch})
 	if err != nil {
 		return err
 	}
@@ -140,18 +152,18 @@ func runBench(ctx context.Context, w io.Writer, ref string, o benchOptions) erro
 		if test.prompt+test.gen == 0 {
 			continue
 		}
-		var samples []time.Duration
-		for rep := -1; rep < o.reps; rep++ { // rep -1 is the warm-up
-			pre, dec, err := e.Benchmark(ctx, randTokens(test.prompt), randTokens(test.gen))
-			if err != nil {
-				_ = stopProfile() // the test's error is the one to report
-				return err
-			}
-			if rep >= 0 {
-				samples = append(samples, pre+dec)
-			}
+		pre, dec, err := e.Benchmark(ctx, randTokens(o.depth), randTokens(test.prompt), randTokens(test.gen), o.reps+1)
+		if err != nil {
+			_ = stopProfile() // the test's error is the one to report
+			return err
 		}
-		rows = append(rows, benchResult(ref, info, o.threads, test.prompt, test.gen, samples))
+		var samples []time.Duration
+		for rep := 1; rep <= o.reps; rep++ { // run 0 is the warm-up
+			samples = append(samples, pre[rep]+dec[rep])
+		}
+		row := benchResult(ref, info, o.threads, test.prompt, test.gen, samples)
+		row.Depth = o.depth
+		rows = append(rows, row)
 	}
 	if err := stopProfile(); err != nil {
 		return err
@@ -225,6 +237,9 @@ func writeBenchTable(w io.Writer, info runtime.Info, rows []benchRow) error {
 		test := "pp" + strconv.Itoa(r.Prompt)
 		if r.Gen > 0 {
 			test = "tg" + strconv.Itoa(r.Gen)
+		}
+		if r.Depth > 0 {
+			test += " @ d" + strconv.Itoa(r.Depth)
 		}
 		fmt.Fprintf(b, "| %-30s | %10s | %10s | %-10s | %7d | %15s | %20s |\n", r.Type, sizeLabel(r.Size),
 			fmt.Sprintf("%.2f M", float64(r.Params)/1e6), r.Backend, r.Threads, test, fmt.Sprintf("%.2f ± %.2f", r.AvgTs, r.StddevTs))

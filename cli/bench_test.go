@@ -75,3 +75,41 @@ func TestBenchEmbed(t *testing.T) {
 		t.Error("--embed with -p 0 ran")
 	}
 }
+
+// TestBenchDepth checks -d: each test runs after that much context, in a
+// quantized cache too, and the rows say so as llama-bench's do.
+func TestBenchDepth(t *testing.T) {
+	model := fixture.Path(t, "gguf", "qwen3-tiny-F16.gguf")
+	for _, kv := range []string{"f16", "q8_0", "q4_0"} {
+		out, err := runWithInput(t, "", "bench", "-p", "16", "-n", "3", "-d", "130", "-r", "2", "-t", "2", "--kv-type", kv, "--json", model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []benchRow
+		if err := json.Unmarshal([]byte(out), &rows); err != nil {
+			t.Fatalf("%v in %s", err, out)
+		}
+		if len(rows) != 2 || rows[0].Depth != 130 || rows[1].Depth != 130 || rows[0].AvgTs <= 0 || rows[1].AvgTs <= 0 {
+			t.Errorf("%s: rows %+v", kv, rows)
+		}
+	}
+	out, err := runWithInput(t, "", "bench", "-p", "8", "-n", "2", "-d", "20", "-r", "1", "-t", "1", "--read-mib", "0", model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"pp8 @ d20", "tg2 @ d20"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := runWithInput(t, "", "bench", "-d", "-1", model); err == nil {
+		t.Error("-d -1 accepted")
+	}
+	if _, err := runWithInput(t, "", "bench", "--kv-type", "q3", model); err == nil || !strings.Contains(err.Error(), "q4_0") {
+		t.Errorf("--kv-type q3: %v", err)
+	}
+	small := fixture.Path(t, "gguf", "llama-tiny-Q8_0.gguf") // heads of 16
+	if _, err := runWithInput(t, "", "bench", "-p", "4", "-n", "0", "--kv-type", "q8_0", small); err == nil || !strings.Contains(err.Error(), "multiples of 32") {
+		t.Errorf("q8_0 cache for heads of 16: %v", err)
+	}
+}

@@ -71,6 +71,9 @@ is). Sampling defaults come from the model's generation_config.json.`,
 			if err := checkBounds(cmd.Flags(), runBounds...); err != nil {
 				return err
 			}
+			if err := kvTypeFromEnv(cmd.Flags()); err != nil {
+				return err
+			}
 			if err := applyKernelEnv(); err != nil {
 				return err
 			}
@@ -97,7 +100,7 @@ is). Sampling defaults come from the model's generation_config.json.`,
 	f.IntVar(&o.ctx, "ctx", 0, fmt.Sprintf("context length in tokens (default: the model's, at most %d)", runtime.DefaultContext))
 	f.IntVar(&o.threads, "threads", kernels.PhysicalCores(), "compute threads")
 	f.StringVar(&o.system, "system", "", "system message")
-	f.StringVar(&o.kvType, "kv-type", "f16", "KV cache type: f16 or f32")
+	addKVTypeFlag(f, &o.kvType)
 	f.BoolVar(&o.verbose, "verbose", false, "print load and speed figures to standard error")
 	f.BoolVar(&o.raw, "raw", false, "give the text to the model as it is, without the chat template")
 	addSpecFlags(cmd)

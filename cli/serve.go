@@ -112,7 +112,7 @@ mlx stop use.`,
 	f.IntVar(&o.maxLoaded, "max-loaded", 2, "most models loaded at once (0: no limit); the least recently used unloads first")
 	f.IntVar(&o.ctx, "ctx", 0, "context length in tokens (0: the model's, at most 4096)")
 	f.IntVar(&o.threads, "threads", 0, "compute threads (0: one per physical core)")
-	f.StringVar(&o.kvType, "kv-type", "f16", "KV cache element type (f16, f32)")
+	addKVTypeFlag(f, &o.kvType)
 	f.StringVar(&o.pooling, "pooling", "", poolingUsage)
 	f.BoolVarP(&o.detach, "detach", "d", false, "run in the background; returns once the server answers")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long a stop waits for requests in progress")
@@ -153,6 +153,9 @@ func (o *serveOptions) fromEnv(f *pflag.FlagSet) error {
 		return err
 	}
 	if err := o.batch.fromEnv(f); err != nil {
+		return err
+	}
+	if err := kvTypeFromEnv(f); err != nil {
 		return err
 	}
 	if err := o.batch.apply(&runtime.Options{}); err != nil {

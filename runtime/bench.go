@@ -7,60 +7,97 @@ import (
 	"time"
 
 	"github.com/mlxrun/mlx/runtime/kernels"
+	"github.com/mlxrun/mlx/runtime/kvcache"
 )
 
-// Benchmark times the model alone, as llama-bench does: prompt is computed
-// in chunks from an empty cache, then every token of gen is computed on its
-// own after it (one decode step each, logits included, no sampling). Either
-// may be empty. It returns the time each phase took.
-func (e *Engine) Benchmark(ctx context.Context, prompt, gen []int32) (prefill, decode time.Duration, err error) {
-	n := len(prompt) + len(gen)
-	if n == 0 || n > e.opt.Ctx {
-		return 0, 0, fmt.Errorf("%w: %d tokens in a context of %d", ErrContextLength, n, e.opt.Ctx)
+// Benchmark times the model alone, as llama-bench does: reps runs, each
+// computing prompt in chunks, then every token of gen on its own after it
+// (one decode step each, logits included, no sampling). Either may be
+// empty. The runs start after the tokens of depth, computed once, untimed,
+// and shared by every run as llama-bench -d gives each test a context
+// already that long; with no depth they start from an empty cache. It
+// returns the time each phase of each run took.
+func (e *Engine) Benchmark(ctx context.Context, depth, prompt, gen []int32, reps int) (prefill, decode []time.Duration, err error) {
+	n := len(depth) + len(prompt) + len(gen)
+	if len(prompt)+len(gen) == 0 || n > e.opt.Ctx || reps < 1 {
+		return nil, nil, fmt.Errorf("%w: %d runs of %d tokens in a context of %d", ErrContextLength, reps, n, e.opt.Ctx)
 	}
-	if err := e.fits(n); err != nil {
-		return 0, 0, err
+	need := n
+	if len(depth) > 0 {
+		need += BlockSize // the copy of depth's last block
 	}
-	for _, list := range [][]int32{prompt, gen} {
+	if err := e.fits(need); err != nil {
+		return nil, nil, err
+	}
+	for _, list := range [][]int32{depth, prompt, gen} {
 		for _, id := range list {
 			if id < 0 || int(id) >= e.cfg.VocabSize {
-				return 0, 0, fmt.Errorf("%w: token id %d outside the vocabulary of %d", ErrInvalidRequest, id, e.cfg.VocabSize)
+				return nil, nil, fmt.Errorf("%w: token id %d outside the vocabulary of %d", ErrInvalidRequest, id, e.cfg.VocabSize)
 			}
 		}
 	}
 	err = e.runExclusive(ctx, func(j *job) error {
-		c := e.kv.Arena().NewCache()
-		defer e.kv.Drop(c)
-		if !e.kv.Grow(c, n) {
-			return e.noRoom(n)
+		base := e.kv.Arena().NewCache()
+		defer e.kv.Drop(base)
+		if !e.kv.Grow(base, len(depth)) {
+			return e.noRoom(len(depth))
 		}
-		out := []int{0}
-		start := time.Now()
-		for pos := 0; pos < len(prompt); pos += e.state.MaxRows() {
-			if err := e.stopCause(j); err != nil {
-				return err
-			}
-			toks := prompt[pos:min(pos+e.state.MaxRows(), len(prompt))]
-			out[0] = len(toks) - 1
-			if _, err := e.forward(c, toks, pos, out); err != nil {
-				return err
-			}
+		if err := e.benchPrompt(j, base, depth, 0); err != nil {
+			return err
 		}
-		prefill = time.Since(start)
-		start = time.Now()
-		out[0] = 0
-		for i := range gen {
-			if err := e.stopCause(j); err != nil {
+		for range reps {
+			pre, dec, err := e.benchRun(j, base, len(depth), prompt, gen)
+			if err != nil {
 				return err
 			}
-			if _, err := e.forward(c, gen[i:i+1], len(prompt)+i, out); err != nil {
-				return err
-			}
+			prefill, decode = append(prefill, pre), append(decode, dec)
 		}
-		decode = time.Since(start)
 		return nil
 	})
 	return prefill, decode, err
+}
+
+// benchRun times one run of Benchmark after the depth positions of base.
+func (e *Engine) benchRun(j *job, base *kvcache.Cache, depth int, prompt, gen []int32) (prefill, decode time.Duration, err error) {
+	c := e.kv.Arena().NewCache()
+	defer e.kv.Drop(c)
+	n := depth + len(prompt) + len(gen)
+	if !e.kv.Clone(c, base) || !e.kv.Grow(c, n) {
+		return 0, 0, e.noRoom(n)
+	}
+	start := time.Now()
+	if err := e.benchPrompt(j, c, prompt, depth); err != nil {
+		return 0, 0, err
+	}
+	prefill = time.Since(start)
+	start = time.Now()
+	out := []int{0}
+	for i := range gen {
+		if err := e.stopCause(j); err != nil {
+			return 0, 0, err
+		}
+		if _, err := e.forward(c, gen[i:i+1], depth+len(prompt)+i, out); err != nil {
+			return 0, 0, err
+		}
+	}
+	return prefill, time.Since(start), nil
+}
+
+// benchPrompt computes the tokens of prompt at positions from pos on, in
+// chunks, the logits of each chunk's last row included.
+func (e *Engine) benchPrompt(j *job, c *kvcache.Cache, prompt []int32, pos int) error {
+	out := []int{0}
+	for i := 0; i < len(prompt); i += e.state.MaxRows() {
+		if err := e.stopCause(j); err != nil {
+			return err
+		}
+		toks := prompt[i:min(i+e.state.MaxRows(), len(prompt))]
+		out[0] = len(toks) - 1
+		if _, err := e.forward(c, toks, pos+i, out); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DecodeWeightBytes returns the weight bytes one decode step reads: every

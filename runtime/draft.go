@@ -71,6 +71,9 @@ func loadDrafter(ctx context.Context, e *Engine, path string) (d *drafter, err e
 	opt := e.opt
 	d = &drafter{path: path, m: m, close: o.close, vocab: min(o.cfg.VocabSize, e.cfg.VocabSize, tok.VocabSize()),
 		ctx: min(opt.Ctx+MaxSpecTokens, o.cfg.ContextLength)}
+	if err := opt.KVType.Fits(m.KVShapes()); err != nil {
+		return nil, fmt.Errorf("draft model %s: %w", path, err)
+	}
 	per := (d.ctx + BlockSize - 1) / BlockSize
 	blockBytes := kvcache.BlockBytesShapes(opt.KVType, m.KVShapes(), BlockSize)
 	blocks := int(min(int64(per*opt.Parallel), kvcache.MaxBytes/blockBytes))

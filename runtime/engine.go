@@ -126,6 +126,9 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	// that a repeated prompt and a conversation's next turn find theirs.
 	snapshots := 3 * opt.Parallel
 	stateBytes := 4 * int64(m.StateElems()) * int64(opt.Parallel+snapshots)
+	if err := opt.KVType.Fits(m.KVShapes()); err != nil {
+		return nil, err
+	}
 	blocks, err := opt.kvBlocks(kvcache.BlockBytesShapes(opt.KVType, m.KVShapes(), BlockSize), stateBytes)
 	if err != nil {
 		return nil, err

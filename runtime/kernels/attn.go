@@ -90,6 +90,14 @@ func (k *impls) compose() {
 			}
 		}
 	}
+	for i, t := range []DType{Q8_0, Q4_0} {
+		if k.scoresQ[i] == nil {
+			k.scoresQ[i] = scoresQWith(k.qdot[t], t)
+		}
+		if k.accumQ[i] == nil {
+			k.accumQ[i] = accumQRef(t)
+		}
+	}
 	if k.scaleHalf == nil {
 		k.scaleHalf = func(y []uint16, s float32) {
 			inFloats(y, toF32, toF16, func(_ int, buf []float32) { Scale(buf, s) })

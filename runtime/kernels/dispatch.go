@@ -32,6 +32,10 @@ type impls struct {
 	axpyHalf  func(alpha float32, x, y []uint16)
 	accumHalf func(acc []uint16, p []float32, v []uint16, stride int)
 	scaleHalf func(y []uint16, s float32)
+	// Attention over Q8_0 and Q4_0 cache rows (kvquant.go), indexed by
+	// format - Q8_0; compose builds those left nil.
+	scoresQ [2]func(dst []float32, rows int, q, k []byte, hd int)
+	accumQ  [2]func(dst, p []float32, v []byte)
 
 	// affineGroups sets out[g] to the dot product of group g of a packed
 	// MLX row (bits per value, gsize values per group) with x.

@@ -1,6 +1,10 @@
 package kvcache
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mlxrun/mlx/runtime/kernels"
+)
 
 // Arena is the memory of a KV cache: Blocks() blocks of BlockSize()
 // positions, each holding the keys and values of every layer for its
@@ -13,16 +17,22 @@ import "fmt"
 // position, so the scores of a query are HeadDim multiply-adds over the
 // positions of the block. Values are stored by position: BlockSize rows of
 // the layer's Dim values, KV head h at [h*HeadDim, (h+1)*HeadDim).
+//
+// The block formats (Q8_0, Q4_0) store keys and values alike, by KV head
+// and then by position: BlockSize rows of HeadDim values in 32-value
+// blocks, so that a query scores a key with integer dot products, as the
+// weight kernels do, and a head's values are one run of memory.
 type Arena struct {
 	typ    Type
 	shapes []Shape
-	off    []int // offset of each layer's keys (and values) in a block
+	off    []int // offset of each layer's keys (and values) in a block, in slots
 	bs     int   // positions per block
 	blocks int
-	elems  int // keys (or values) per block
+	elems  int // slots of keys (or values) per block: values, or bytes of a block format
 
 	k16, v16 []uint16
 	k32, v32 []float32
+	kq, vq   []byte
 
 	states stateStore // per-sequence recurrent state, when set
 }
@@ -52,11 +62,14 @@ func NewArena(t Type, layers, heads, headDim, blockSize, blocks int) (*Arena, er
 // NewArenaShapes allocates blocks blocks of blockSize positions, for the
 // keys and values of layers of the given shapes.
 func NewArenaShapes(t Type, shapes []Shape, blockSize, blocks int) (*Arena, error) {
-	if t != F16 && t != F32 {
+	if int(t) >= len(typeNames) {
 		return nil, fmt.Errorf("%w: unknown type %v", ErrInvalid, t)
 	}
 	per, err := positionElems(shapes)
 	if err != nil {
+		return nil, err
+	}
+	if err := t.Fits(shapes); err != nil {
 		return nil, err
 	}
 	n := int64(2*t.size()) * per
@@ -73,15 +86,41 @@ func NewArenaShapes(t Type, shapes []Shape, blockSize, blocks int) (*Arena, erro
 	a := &Arena{typ: t, shapes: shapes, off: make([]int, len(shapes)), bs: blockSize, blocks: blocks}
 	for i, sh := range shapes {
 		a.off[i] = a.elems
-		a.elems += blockSize * sh.Dim()
+		a.elems += blockSize * t.slots(sh)
 	}
 	total := a.elems * blocks
-	if t == F16 {
+	switch {
+	case t == F16:
 		a.k16, a.v16 = make([]uint16, total), make([]uint16, total)
-	} else {
+	case t == F32:
 		a.k32, a.v32 = make([]float32, total), make([]float32, total)
+	default:
+		a.kq, a.vq = make([]byte, total), make([]byte, total)
 	}
 	return a, nil
+}
+
+// Fits checks that the type can hold layers of the given shapes: a block
+// format needs head sizes of whole 32-value blocks.
+func (t Type) Fits(shapes []Shape) error {
+	if !t.Quantized() {
+		return nil
+	}
+	for l, sh := range shapes {
+		if sh.HeadDim%32 != 0 {
+			return fmt.Errorf("%w: a %v cache needs head sizes that are multiples of 32; layer %d has %d", ErrInvalid, t, l, sh.HeadDim)
+		}
+	}
+	return nil
+}
+
+// slots returns the slots (elements of the arena's slices) that one
+// position of a layer takes for its keys, and as many for its values.
+func (t Type) slots(sh Shape) int {
+	if t.Quantized() {
+		return sh.Heads * kernels.QuantRowBytes(t.DType(), sh.HeadDim)
+	}
+	return sh.Dim()
 }
 
 // positionElems returns the keys (or values) of one position over all
@@ -113,7 +152,7 @@ func BlockBytes(t Type, layers, heads, headDim, blockSize int) int64 {
 func BlockBytesShapes(t Type, shapes []Shape, blockSize int) int64 {
 	var n int64
 	for _, sh := range shapes {
-		n += int64(sh.Dim())
+		n += int64(t.slots(sh))
 	}
 	return 2 * int64(t.size()) * n * int64(blockSize)
 }
@@ -133,13 +172,17 @@ func (a *Arena) Bytes() int64 { return 2 * int64(a.typ.size()) * int64(a.elems) 
 // Copy copies the keys and values of block src to block dst.
 func (a *Arena) Copy(dst, src int32) {
 	d, s := int(dst)*a.elems, int(src)*a.elems
-	if a.typ == F16 {
+	switch {
+	case a.typ == F16:
 		copy(a.k16[d:d+a.elems], a.k16[s:s+a.elems])
 		copy(a.v16[d:d+a.elems], a.v16[s:s+a.elems])
-		return
+	case a.typ == F32:
+		copy(a.k32[d:d+a.elems], a.k32[s:s+a.elems])
+		copy(a.v32[d:d+a.elems], a.v32[s:s+a.elems])
+	default:
+		copy(a.kq[d:d+a.elems], a.kq[s:s+a.elems])
+		copy(a.vq[d:d+a.elems], a.vq[s:s+a.elems])
 	}
-	copy(a.k32[d:d+a.elems], a.k32[s:s+a.elems])
-	copy(a.v32[d:d+a.elems], a.v32[s:s+a.elems])
 }
 
 // NewCache returns an empty cache whose blocks come from a.
@@ -210,11 +253,15 @@ func (c *Cache) Bytes() int64 {
 	return 2 * int64(c.a.typ.size()) * int64(c.a.elems) * int64(len(c.table))
 }
 
+// size returns the bytes of one slot.
 func (t Type) size() int {
-	if t == F32 {
+	switch t {
+	case F32:
 		return 4
+	case F16:
+		return 2
 	}
-	return 2
+	return 1
 }
 
 func (c *Cache) checkLayer(layer int) {
@@ -259,4 +306,26 @@ func (c *Cache) ValueBlock(layer, i int) (v16 []uint16, v32 []float32) {
 		return c.a.v16[o : o+n], nil
 	}
 	return nil, c.a.v32[o : o+n]
+}
+
+// KeyRows returns the keys of one layer and KV head in the i-th block of a
+// cache of a block format: BlockSize rows of the layer's HeadDim values,
+// kernels.QuantRowBytes(Type().DType(), HeadDim) bytes each.
+func (c *Cache) KeyRows(layer, head, i int) []byte { return c.rows(c.a.kq, layer, head, i) }
+
+// ValueRows is KeyRows for values.
+func (c *Cache) ValueRows(layer, head, i int) []byte { return c.rows(c.a.vq, layer, head, i) }
+
+func (c *Cache) rows(data []byte, layer, head, i int) []byte {
+	c.checkLayer(layer)
+	sh := c.a.shapes[layer]
+	if head < 0 || head >= sh.Heads {
+		panic(fmt.Sprintf("kvcache: head %d outside %d heads", head, sh.Heads))
+	}
+	if !c.a.typ.Quantized() {
+		panic(fmt.Sprintf("kvcache: rows of a %v cache", c.a.typ))
+	}
+	n := c.a.bs * c.a.typ.slots(sh) / sh.Heads
+	o := c.block(i) + c.a.off[layer] + head*n
+	return data[o : o+n]
 }

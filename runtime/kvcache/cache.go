@@ -1,6 +1,7 @@
 // Package kvcache holds the keys and values of attention: for every layer
 // and every position of a sequence, one row of KVHeads×HeadDim keys and one
-// of values, stored as IEEE halves (the default) or float32.
+// of values, stored as IEEE halves (the default), float32, or in the GGUF
+// block formats Q8_0 and Q4_0 (blocks of 32 values with an fp16 scale).
 //
 // The memory is one Arena of fixed-size blocks. A Cache is one sequence's
 // list of blocks. A Pool hands blocks out from the arena's one budget,
@@ -15,6 +16,9 @@ package kvcache
 import (
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/mlxrun/mlx/runtime/kernels"
 )
 
 // ErrInvalid is wrapped by the errors of New and ParseType.
@@ -30,28 +34,39 @@ type Type uint8
 
 // The element types.
 const (
-	F16 Type = iota // IEEE binary16, half the memory of F32
-	F32             // float32, exact
+	F16  Type = iota // IEEE binary16, half the memory of F32
+	F32              // float32, exact
+	Q8_0             // GGUF Q8_0: 34 bytes per 32 values, about half of F16
+	Q4_0             // GGUF Q4_0: 18 bytes per 32 values, about a quarter of F16
 )
 
-// String returns "f16" or "f32".
+var typeNames = [...]string{F16: "f16", F32: "f32", Q8_0: "q8_0", Q4_0: "q4_0"}
+
+// String returns the name ParseType reads: "f16", "f32", "q8_0" or "q4_0".
 func (t Type) String() string {
-	switch t {
-	case F16:
-		return "f16"
-	case F32:
-		return "f32"
+	if int(t) < len(typeNames) {
+		return typeNames[t]
 	}
 	return fmt.Sprintf("kvcache.Type(%d)", uint8(t))
 }
 
-// ParseType reads "f16" or "f32" (any case).
+// ParseType reads "f16", "f32", "q8_0" or "q4_0" (any case).
 func ParseType(s string) (Type, error) {
-	switch s {
-	case "f16", "F16":
-		return F16, nil
-	case "f32", "F32":
-		return F32, nil
+	for t, name := range typeNames {
+		if strings.EqualFold(s, name) {
+			return Type(t), nil
+		}
 	}
-	return 0, fmt.Errorf("%w: KV cache type %q, want f16 or f32", ErrInvalid, s)
+	return 0, fmt.Errorf("%w: KV cache type %q, want f16, f32, q8_0 or q4_0", ErrInvalid, s)
+}
+
+// Quantized reports whether the type is a block format (Q8_0 or Q4_0).
+func (t Type) Quantized() bool { return t == Q8_0 || t == Q4_0 }
+
+// DType returns the kernels' format of a block type (Q8_0 or Q4_0).
+func (t Type) DType() kernels.DType {
+	if t == Q4_0 {
+		return kernels.Q4_0
+	}
+	return kernels.Q8_0
 }

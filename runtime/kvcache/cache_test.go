@@ -2,6 +2,7 @@ package kvcache
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/mlxrun/mlx/runtime/kernels"
@@ -101,12 +102,87 @@ func elem(h []uint16, f []float32, i int) float32 {
 }
 
 func TestParseType(t *testing.T) {
-	for in, want := range map[string]Type{"f16": F16, "F32": F32} {
+	for in, want := range map[string]Type{"f16": F16, "F32": F32, "q8_0": Q8_0, "Q4_0": Q4_0} {
 		if got, err := ParseType(in); err != nil || got != want {
 			t.Errorf("ParseType(%q) = %v, %v", in, got, err)
 		}
+		if got, _ := ParseType(want.String()); got != want {
+			t.Errorf("ParseType(%v.String()) = %v", want, got)
+		}
 	}
-	if _, err := ParseType("q8_0"); !errors.Is(err, ErrInvalid) {
-		t.Errorf("ParseType(q8_0): %v", err)
+	for _, in := range []string{"q5_0", "", "q8"} {
+		if _, err := ParseType(in); !errors.Is(err, ErrInvalid) {
+			t.Errorf("ParseType(%q): %v", in, err)
+		}
+	}
+}
+
+// TestBlockFormatRows stores positions in a Q8_0 and a Q4_0 cache and
+// finds each KV head's key and value quantized in its row, in the block
+// the cache's table names; blocks copy whole.
+func TestBlockFormatRows(t *testing.T) {
+	const layers, heads, hd, bs = 2, 3, 64, 4
+	for _, typ := range []Type{Q8_0, Q4_0} {
+		t.Run(typ.String(), func(t *testing.T) {
+			a, err := NewArena(typ, layers, heads, hd, bs, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rb := kernels.QuantRowBytes(typ.DType(), hd)
+			if want := int64(2*layers*heads*rb*bs) * 4; a.Bytes() != want || BlockBytes(typ, layers, heads, hd, bs)*4 != want {
+				t.Errorf("Bytes %d, BlockBytes×4 %d, want %d", a.Bytes(), BlockBytes(typ, layers, heads, hd, bs)*4, want)
+			}
+			c := a.NewCache()
+			c.table = []int32{2, 0, 3}
+			row := func(pos int, sign float32) []float32 {
+				x := make([]float32, heads*hd)
+				for j := range x {
+					x[j] = sign * float32((pos*7+j)%23-11) / 8
+				}
+				return x
+			}
+			for pos := range c.Context() {
+				c.Store(1, pos, row(pos, 1), row(pos, -1), nil)
+			}
+			want := make([]byte, rb)
+			for pos := range c.Context() {
+				for h := range heads {
+					for _, kv := range []struct {
+						rows func(layer, head, i int) []byte
+						sign float32
+					}{{c.KeyRows, 1}, {c.ValueRows, -1}} {
+						kernels.QuantizeRow(typ.DType(), want, row(pos, kv.sign)[h*hd:(h+1)*hd])
+						got := kv.rows(1, h, pos/bs)[pos%bs*rb:][:rb]
+						if string(got) != string(want) {
+							t.Fatalf("position %d head %d sign %v: row differs", pos, h, kv.sign)
+						}
+					}
+				}
+				if got := c.KeyRows(0, 0, pos/bs)[pos%bs*rb:][:rb]; string(got) != string(make([]byte, rb)) {
+					t.Fatalf("layer 0 written by a store to layer 1")
+				}
+			}
+			a.Copy(1, 3)
+			if string(c.KeyRows(1, 2, 2)) != string(a.NewCache().withTable(1).KeyRows(1, 2, 0)) {
+				t.Errorf("Copy: keys differ")
+			}
+		})
+	}
+}
+
+func (c *Cache) withTable(blocks ...int32) *Cache {
+	c.table = blocks
+	return c
+}
+
+// TestBlockFormatRefusesHeadSizes checks the clear error for head sizes a
+// block format cannot hold.
+func TestBlockFormatRefusesHeadSizes(t *testing.T) {
+	_, err := NewArenaShapes(Q8_0, []Shape{{2, 64}, {2, 80}}, 16, 2)
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "multiples of 32") {
+		t.Errorf("head size 80: %v", err)
+	}
+	if _, err := NewArenaShapes(F16, []Shape{{2, 80}}, 16, 2); err != nil {
+		t.Errorf("f16 head size 80: %v", err)
 	}
 }

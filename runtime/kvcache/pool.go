@@ -168,3 +168,32 @@ func (p *Pool) Drop(c *Cache) {
 	c.table, c.hash, c.indexed = c.table[:0], 0, 0
 	c.dropState()
 }
+
+// Clone makes the empty cache c a copy of src: it shares src's blocks but
+// the last, which it copies, and copies src's recurrent state, so that c
+// goes on after src's positions without changing src (it must not write
+// positions of the shared blocks). It returns false, with c empty, when
+// no block is left for the copy.
+func (p *Pool) Clone(c, src *Cache) bool {
+	n := len(src.table)
+	if len(c.table) != 0 || n == 0 {
+		return n == 0 && len(c.table) == 0
+	}
+	for _, b := range src.table[:n-1] {
+		p.retain(b)
+		c.table = append(c.table, b)
+	}
+	b, ok := p.alloc()
+	if !ok {
+		p.Drop(c)
+		return false
+	}
+	c.table = append(c.table, b)
+	p.a.Copy(b, src.table[n-1])
+	if s, pos := src.State(); s != nil {
+		d, _ := c.State()
+		copy(d, s)
+		c.SetStateLen(pos)
+	}
+	return true
+}

@@ -32,6 +32,8 @@ type attnJob struct {
 	scores  []float32 // one context-long buffer per task
 	qr      []float32 // one head of rounded queries per task
 	half    []uint16  // one head of halves per task
+	qq      []byte    // one head of Q8_0 queries per task
+	qb      int       // bytes of one head of Q8_0 queries
 	fn      func(int) // a.task, bound once so runs do not allocate
 
 	// The run under way.
@@ -60,6 +62,8 @@ func (a *attnJob) init(s *State, threads int) {
 	a.scores = make([]float32, tasks*s.ctx)
 	a.qr = make([]float32, tasks*hd)
 	a.half = make([]uint16, tasks*hd)
+	a.qb = kernels.QuantRowBytes(kernels.Q8_0, hd+31&^31)
+	a.qq = make([]byte, tasks*a.qb)
 	a.fn = a.task
 }
 
@@ -112,6 +116,7 @@ func (a *attnJob) task(t int) {
 	u, g := t%a.units, t/a.units
 	scores := a.scores[t*a.s.ctx : (t+1)*a.s.ctx]
 	qr, half := a.qr[t*hd:(t+1)*hd], a.half[t*hd:(t+1)*hd]
+	qq := a.qq[t*a.qb : (t+1)*a.qb]
 	h0, h1 := u*a.per, (u+1)*a.per
 	count := a.count
 	row := func(k int) int {
@@ -129,7 +134,7 @@ func (a *attnJob) task(t int) {
 			a.prefetch(row(k+a.g), h0)
 		}
 		for h := h0; h < h1; h++ {
-			a.row(i, h, scores, qr, half)
+			a.row(i, h, scores, qr, half, qq)
 		}
 	}
 }
@@ -182,10 +187,12 @@ func (a *attnJob) spanOf(i, h int) span {
 
 // row computes head h of row i: softmax(q·K/√d) over the visible positions,
 // then the weighted sum of V.
-func (a *attnJob) row(i, h int, scores, qr []float32, half []uint16) {
+func (a *attnJob) row(i, h int, scores, qr []float32, half []uint16, qq []byte) {
 	sp := a.spanOf(i, h)
 	sc := scores[:sp.end+1-sp.start]
 	switch kc := sp.kc; {
+	case kc.Type().Quantized():
+		sp.quantized(sc, qq)
 	case kc.Type() == kvcache.F16 && !a.tiled:
 		sp.halfAccum(sc, qr, half)
 	case kc.Type() == kvcache.F16:
@@ -204,9 +211,15 @@ func (a *attnJob) row(i, h int, scores, qr []float32, half []uint16) {
 func (a *attnJob) prefetch(i, h int) {
 	sp := a.spanOf(i, h)
 	sp.blocks(func(bi, lo, hi int) {
+		lo, hi = lo-bi*sp.bs, hi-bi*sp.bs
+		if t := sp.kc.Type(); t.Quantized() {
+			rb := kernels.QuantRowBytes(t.DType(), a.hd)
+			kernels.PrefetchRows(sp.kc.KeyRows(sp.layer, sp.kvh, bi)[lo*rb:], 1, (hi-lo)*rb, 0)
+			kernels.PrefetchRows(sp.kc.ValueRows(sp.layer, sp.kvh, bi)[lo*rb:], 1, (hi-lo)*rb, 0)
+			return
+		}
 		k16, k32 := sp.kc.KeyBlock(sp.layer, sp.kvh, bi)
 		v16, v32 := sp.kc.ValueBlock(sp.layer, bi)
-		lo, hi = lo-bi*sp.bs, hi-bi*sp.bs
 		if k16 != nil {
 			kernels.PrefetchRows(k16[lo:], a.hd, hi-lo, sp.bs)
 			kernels.PrefetchRows(v16[lo*sp.dim+sp.kvo:], hi-lo, a.hd, sp.dim)
@@ -257,10 +270,37 @@ func scoresOf[T float32 | uint16](sp *span, q []float32, sc []float32, blk block
 		k, _ := blk(sp.kc, sp.layer, sp.kvh, bi)
 		scores(sc[lo-sp.start:hi-sp.start], q, k[lo-bi*sp.bs:], sp.bs)
 	})
+	sp.scaleScores(sc)
+}
+
+// scaleScores scales the dot products sc of the query with the keys into
+// the scores of the softmax, softcapped when the model asks for it.
+func (sp *span) scaleScores(sc []float32) {
 	kernels.Scale(sc, sp.scale)
 	if sp.softcap > 0 {
 		kernels.Softcap(sc, sp.softcap)
 	}
+}
+
+// quantized is attention over a cache of a block format, as llama.cpp's
+// flash attention computes it over a quantized cache: the query quantized
+// to Q8_0 (qq holds it) for integer dot products with the keys, a float32
+// softmax, and the values decoded into a float32 weighted sum.
+func (sp *span) quantized(sc []float32, qq []byte) {
+	t, hd := sp.kc.Type().DType(), len(sp.q)
+	rb := kernels.QuantRowBytes(t, hd)
+	kernels.QuantizeRow(kernels.Q8_0, qq, sp.q)
+	sp.blocks(func(bi, lo, hi int) {
+		k := sp.kc.KeyRows(sp.layer, sp.kvh, bi)
+		kernels.ScoresQ(t, sc[lo-sp.start:hi-sp.start], 1, qq, k[(lo-bi*sp.bs)*rb:], hd)
+	})
+	sp.scaleScores(sc)
+	softmaxSink(sc, sp.sink)
+	clear(sp.out)
+	sp.blocks(func(bi, lo, hi int) {
+		v := sp.kc.ValueRows(sp.layer, sp.kvh, bi)
+		kernels.AccumQ(t, sp.out, sc[lo-sp.start:hi-sp.start], v[(lo-bi*sp.bs)*rb:])
+	})
 }
 
 // exact is attention in float32 over a cache of float32 or halves: scores,

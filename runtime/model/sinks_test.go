@@ -48,17 +48,7 @@ func TestAttentionSinks(t *testing.T) {
 		return out
 	}
 	for _, typ := range []kvcache.Type{kvcache.F32, kvcache.F16} {
-		arena, err := kvcache.NewArenaShapes(typ, []kvcache.Shape{{Heads: 1, HeadDim: hd}}, 4, 4)
-		if err != nil {
-			t.Fatal(err)
-		}
-		kc := arena.NewCache()
-		if !kvcache.NewPool(arena).Grow(kc, n) {
-			t.Fatal("no cache blocks")
-		}
-		for p := range n {
-			kc.Store(0, p, keys[p], vals[p], make([]uint16, hd))
-		}
+		kc := filledCache(t, typ, 1, hd, 4, keys, vals)
 		for _, sink := range []float64{math.Inf(-1), -3, 0.5, 4} {
 			out := make([]float32, hd)
 			sp := span{q: q, out: out, kc: kc, dim: kc.Dim(0), bs: kc.BlockSize(), end: n - 1, scale: scale, sink: float32(sink)}
