@@ -26,12 +26,10 @@ import (
 var ErrFormat = errors.New("invalid GGUF file")
 
 // ErrUnsupported is wrapped by errors about well-formed content this
-// package cannot handle: GGUF version 1, big-endian files, tensor types
-// without a known layout, and types Dequantize cannot compute.
+// package cannot handle: GGUF version 1, big-endian files and tensor types
+// without a known layout. Decoding tensor values is the kernels' work
+// (runtime/kernels.Decode).
 var ErrUnsupported = errors.New("unsupported GGUF content")
-
-// ErrSize is wrapped when Dequantize gets buffers whose sizes do not match.
-var ErrSize = errors.New("gguf: buffer size mismatch")
 
 // File is a parsed GGUF file.
 type File struct {

@@ -23,12 +23,34 @@ const (
 	MLXAffine
 )
 
-var dtypeNames = [...]string{"F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q4_K", "Q5_K", "Q6_K", "MXFP4", "MLXAffine"}
+// formats is the one table of the storage formats: the name, ggml's tensor
+// type number for the formats a GGUF file holds (-1 for MLXAffine) and the
+// block geometry, elements and bytes per block (ggml's for the GGUF
+// formats; MLXAffine's groups are described by the Matrix).
+var formats = [...]struct {
+	name         string
+	ggml         int
+	elems, bytes int
+}{
+	F32:       {"F32", 0, 1, 4},
+	F16:       {"F16", 1, 1, 2},
+	BF16:      {"BF16", 30, 1, 2},
+	Q8_0:      {"Q8_0", 8, qk, q8_0},
+	Q4_0:      {"Q4_0", 2, qk, q4_0},
+	Q4_1:      {"Q4_1", 3, qk, q4_1},
+	Q5_0:      {"Q5_0", 6, qk, q5_0},
+	Q5_1:      {"Q5_1", 7, qk, q5_1},
+	Q4_K:      {"Q4_K", 12, qkK, q4K},
+	Q5_K:      {"Q5_K", 13, qkK, q5K},
+	Q6_K:      {"Q6_K", 14, qkK, q6K},
+	MXFP4:     {"MXFP4", 39, qk, mxfp4},
+	MLXAffine: {"MLXAffine", -1, 1, 0},
+}
 
 // String returns the usual name of the format ("Q4_K", "BF16", ...).
 func (d DType) String() string {
-	if int(d) < len(dtypeNames) {
-		return dtypeNames[d]
+	if int(d) < len(formats) {
+		return formats[d].name
 	}
 	return fmt.Sprintf("DType(%d)", uint8(d))
 }
@@ -51,42 +73,18 @@ const (
 )
 
 // blockElems returns the elements per block of a format (1 for the float
-// formats and for MLXAffine, whose groups are described by the Matrix).
+// formats and for MLXAffine).
 func (d DType) blockElems() int {
-	switch d {
-	case Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, MXFP4:
-		return qk
-	case Q4_K, Q5_K, Q6_K:
-		return qkK
+	if int(d) < len(formats) {
+		return formats[d].elems
 	}
 	return 1
 }
 
 // blockBytes returns the bytes per block of a format (0 for MLXAffine).
 func (d DType) blockBytes() int {
-	switch d {
-	case F32:
-		return 4
-	case F16, BF16:
-		return 2
-	case Q8_0:
-		return q8_0
-	case Q4_0:
-		return q4_0
-	case Q4_1:
-		return q4_1
-	case Q5_0:
-		return q5_0
-	case Q5_1:
-		return q5_1
-	case Q4_K:
-		return q4K
-	case Q5_K:
-		return q5K
-	case Q6_K:
-		return q6K
-	case MXFP4:
-		return mxfp4
+	if int(d) < len(formats) {
+		return formats[d].bytes
 	}
 	return 0
 }
@@ -133,12 +131,13 @@ func (a actKind) rowBytes(cols int) int {
 	return 0
 }
 
-// ggmlTypes maps ggml's type numbers (as in GGUF tensor infos) to DTypes.
-var ggmlTypes = map[uint32]DType{0: F32, 1: F16, 2: Q4_0, 3: Q4_1, 6: Q5_0, 7: Q5_1, 8: Q8_0, 12: Q4_K, 13: Q5_K, 14: Q6_K, 30: BF16, 39: MXFP4}
-
 // FromGGML returns the DType of a ggml tensor type number (GGUF's tensor
 // type field), and false for types the kernels do not compute.
 func FromGGML(ggmlType uint32) (DType, bool) {
-	d, ok := ggmlTypes[ggmlType]
-	return d, ok
+	for d, f := range formats {
+		if f.ggml >= 0 && uint32(f.ggml) == ggmlType {
+			return DType(d), true
+		}
+	}
+	return 0, false
 }

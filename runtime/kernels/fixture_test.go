@@ -33,9 +33,10 @@ func ggufMatrix(t *testing.T, f *gguf.File, ti *gguf.TensorInfo) *Matrix {
 	return w
 }
 
-// TestFixtureDequantizeMatchesGGUF compares Row with the gguf package's own
-// reference dequantization on every 2-D tensor of the quantized fixtures.
-func TestFixtureDequantizeMatchesGGUF(t *testing.T) {
+// TestFixtureRowMatchesDecode compares Row, which reads the packed copy
+// where NewMatrix made one, with Decode of the file's bytes on every 2-D
+// tensor of the quantized fixtures.
+func TestFixtureRowMatchesDecode(t *testing.T) {
 	files := []string{"llama-tiny-Q8_0.gguf", "llama-tiny-Q4_0.gguf", "llama-k256-Q4_K_M.gguf", "llama-k256-Q6_K.gguf", "llama-tiny-F16.gguf"}
 	for _, name := range files {
 		t.Run(name, func(t *testing.T) {
@@ -52,13 +53,13 @@ func TestFixtureDequantizeMatchesGGUF(t *testing.T) {
 					w.Rows = min(w.Rows, 64) // the first rows (slow emulators)
 				}
 				want := make([]float32, w.Rows*w.Cols)
-				if err := gguf.Dequantize(ti.Type, f.TensorData(ti)[:w.Rows*w.rowBytes()], want); err != nil {
+				if err := Decode(w.Type, f.TensorData(ti)[:w.Rows*w.rowBytes()], want); err != nil {
 					t.Fatalf("%s: %v", ti.Name, err)
 				}
 				got := dequantMatrix(w)
 				for k := range got {
 					if d := math.Abs(float64(got[k] - want[k])); d > 1e-6*math.Abs(float64(want[k]))+1e-9 {
-						t.Fatalf("%s %v element %d: %v, gguf says %v", ti.Name, w.Type, k, got[k], want[k])
+						t.Fatalf("%s %v element %d: Row %v, Decode %v", ti.Name, w.Type, k, got[k], want[k])
 					}
 				}
 			}

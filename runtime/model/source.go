@@ -1,9 +1,7 @@
 package model
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 
 	"github.com/mlxrun/mlx/runtime/kernels"
 )
@@ -32,24 +30,12 @@ func badShape(s Source, name string, got any, want any) error {
 	return fmt.Errorf("%w: %s: tensor %s has shape %v, want %v", ErrWeights, s.Where(), name, got, want)
 }
 
-// floats decodes little-endian float32, IEEE half or bfloat16 values.
-func floats(data []byte, elem int, kind string) []float32 {
-	out := make([]float32, len(data)/elem)
-	for i := range out {
-		switch kind {
-		case "F32":
-			out[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
-		case "F16":
-			out[i] = halfToF32(binary.LittleEndian.Uint16(data[2*i:]))
-		case "BF16":
-			out[i] = math.Float32frombits(uint32(binary.LittleEndian.Uint16(data[2*i:])) << 16)
-		}
+// decodeValues converts n stored values of format t to float32 with the
+// kernels' decoder.
+func decodeValues(s Source, name string, t kernels.DType, data []byte, n int) ([]float32, error) {
+	out := make([]float32, n)
+	if err := kernels.Decode(t, data, out); err != nil {
+		return nil, fmt.Errorf("%w: %s: tensor %s: %w", ErrWeights, s.Where(), name, err)
 	}
-	return out
-}
-
-func halfToF32(h uint16) float32 {
-	var out [1]float32
-	kernels.F16ToF32(out[:], []uint16{h})
-	return out[0]
+	return out, nil
 }

@@ -82,18 +82,9 @@ func (s GGUFSource) Values(name string, shape []int) ([]float32, error) {
 	if !slices.Equal(t.Dims, dims) {
 		return nil, badShape(s, name, t.Dims, dims)
 	}
-	data := s.F.TensorData(t)
-	switch t.Type {
-	case gguf.TypeF32:
-		return floats(data, 4, "F32"), nil
-	case gguf.TypeF16:
-		return floats(data, 2, "F16"), nil
-	case gguf.TypeBF16:
-		return floats(data, 2, "BF16"), nil
+	dt, ok := kernels.FromGGML(uint32(t.Type))
+	if !ok {
+		return nil, fmt.Errorf("%w: %s: tensor %s has type %v, which the kernels cannot decode", ErrUnsupported, s.Where(), name, t.Type)
 	}
-	out := make([]float32, n)
-	if err := gguf.Dequantize(t.Type, data, out); err != nil {
-		return nil, fmt.Errorf("%w: %s: tensor %s: %w", ErrUnsupported, s.Where(), name, err)
-	}
-	return out, nil
+	return decodeValues(s, name, dt, s.F.TensorData(t), n)
 }

@@ -130,13 +130,8 @@ func (s SafetensorsSource) Values(name string, shape []int) ([]float32, error) {
 	if !slices.Equal(t.Shape, shape) {
 		return nil, badShape(s, name, t.Shape, shape)
 	}
-	switch t.DType {
-	case safetensors.F32:
-		return floats(t.Data, 4, "F32"), nil
-	case safetensors.F16:
-		return floats(t.Data, 2, "F16"), nil
-	case safetensors.BF16:
-		return floats(t.Data, 2, "BF16"), nil
+	if dt, ok := stKinds[t.DType]; ok {
+		return decodeValues(s, name, dt, t.Data, t.Elements())
 	}
 	return nil, fmt.Errorf("%w: %s: tensor %s has type %v", ErrUnsupported, t.File, name, t.DType)
 }

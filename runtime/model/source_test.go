@@ -70,6 +70,7 @@ func TestGGUFSourceErrors(t *testing.T) {
 		{"ok", []uint64{32, 2}, 0, 256},
 		{"iq2", []uint64{256, 1}, 16, 66}, // IQ2_XXS
 		{"vec", []uint64{4}, 0, 16},
+		{"q8vec", []uint64{32}, 8, 34}, // Q8_0
 	})
 	src := GGUFSource{F: f}
 	tests := []errCase{
@@ -79,6 +80,8 @@ func TestGGUFSourceErrors(t *testing.T) {
 		{"type", func() error { _, err := src.Matrix("iq2", 1, 256); return err }, ErrUnsupported, []string{"iq2", "IQ2_XXS"}},
 		{"vector", func() error { _, err := src.Vector("vec", 4); return err }, nil, nil},
 		{"vector shape", func() error { _, err := src.Vector("vec", 5); return err }, ErrWeights, []string{"vec"}},
+		{"quantized vector", func() error { _, err := src.Vector("q8vec", 32); return err }, nil, nil},
+		{"vector type", func() error { _, err := src.Values("iq2", []int{1, 256}); return err }, ErrUnsupported, []string{"iq2", "IQ2_XXS"}},
 	}
 	runErrCases(t, tests)
 }

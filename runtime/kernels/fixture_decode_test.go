@@ -1,16 +1,22 @@
-package gguf
+package kernels
 
 import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/mlxrun/mlx/models/gguf"
 )
 
-// dequantTensor dequantizes a whole tensor of f.
-func dequantTensor(t *testing.T, f *File, ti *TensorInfo) []float32 {
+// decodeTensor decodes a whole tensor of f with Decode.
+func decodeTensor(t *testing.T, f *gguf.File, ti *gguf.TensorInfo) []float32 {
 	t.Helper()
+	typ, ok := FromGGML(uint32(ti.Type))
+	if !ok {
+		t.Fatalf("%s: no kernel format for %v", ti.Name, ti.Type)
+	}
 	out := make([]float32, ti.Elements())
-	if err := Dequantize(ti.Type, f.TensorData(ti), out); err != nil {
+	if err := Decode(typ, f.TensorData(ti), out); err != nil {
 		t.Fatalf("%s: %v", ti.Name, err)
 	}
 	return out
@@ -20,43 +26,44 @@ func dequantTensor(t *testing.T, f *File, ti *TensorInfo) []float32 {
 // on one block of original values w (see quantize_row_*_ref): Q8_0 rounds
 // to a step of amax/127, Q4_0 to a step of amax/8 with the top value
 // clipped one step; both store the step as F16 (relative error 2⁻¹¹).
-func quantBound(typ TensorType, w []float32) float64 {
+func quantBound(typ DType, w []float32) float64 {
 	var amax float64
 	for _, x := range w {
 		amax = math.Max(amax, math.Abs(float64(x)))
 	}
 	const f16 = 1.0 / 2048
 	switch typ {
-	case TypeF32:
+	case F32:
 		return 0
-	case TypeF16:
+	case F16:
 		return amax*f16 + 0x1p-25 // round to nearest: relative error 2⁻¹¹, subnormal step 2⁻²⁴
-	case TypeQ8_0:
+	case Q8_0:
 		return amax / 127 * (0.5 + 127*f16) * 1.001
-	case TypeQ4_0:
+	case Q4_0:
 		return amax / 8 * (1 + 8*f16) * 1.001
 	}
 	return math.Inf(1)
 }
 
-// TestDequantizeAgainstF32 dequantizes every tensor of the F16, Q8_0 and
+// TestDecodeAgainstF32 dequantizes every tensor of the F16, Q8_0 and
 // Q4_0 llama-tiny files and compares it with the F32 original, block by
 // block, against the quantizer's error bound.
-func TestDequantizeAgainstF32(t *testing.T) {
-	ref := openFixture(t, "gguf", "llama-tiny-F32.gguf")
+func TestDecodeAgainstF32(t *testing.T) {
+	ref := openGGUF(t, "llama-tiny-F32.gguf")
 	for _, file := range []string{"llama-tiny-F16", "llama-tiny-Q8_0", "llama-tiny-Q4_0"} {
-		f := openFixture(t, "gguf", file+".gguf")
-		worst := map[TensorType]float64{} // largest relative RMS error per type
+		f := openGGUF(t, file+".gguf")
+		worst := map[gguf.TensorType]float64{} // largest relative RMS error per type
 		for i := range f.Tensors {
 			ti := &f.Tensors[i]
 			rt, ok := ref.Tensor(ti.Name)
 			if !ok || rt.Elements() != ti.Elements() {
 				t.Fatalf("%s: %s has no F32 twin", file, ti.Name)
 			}
-			got, want := dequantTensor(t, f, ti), dequantTensor(t, ref, rt)
-			bs := ti.Type.BlockSize()
+			got, want := decodeTensor(t, f, ti), decodeTensor(t, ref, rt)
+			typ, _ := FromGGML(uint32(ti.Type))
+			bs := typ.blockElems()
 			for b := 0; b < len(want); b += bs {
-				bound := quantBound(ti.Type, want[b:b+bs])
+				bound := quantBound(typ, want[b:b+bs])
 				for j := b; j < b+bs; j++ {
 					if d := math.Abs(float64(got[j] - want[j])); d > bound {
 						t.Fatalf("%s %s [%d]: %g, want %g ± %g", file, ti.Name, j, got[j], want[j], bound)
@@ -95,7 +102,7 @@ func moments(x []float32) (mean, std float64) {
 // generatorMoments is the distribution the fixture generator drew a
 // llama-k256 tensor from (testdata README): embeddings N(0, (2.5/√hidden)²),
 // linear layers N(0, (2/√fan_in)²), RMSNorm weights 1 + N(0, 0.1²).
-func generatorMoments(ti *TensorInfo, hidden int) (mean, std float64) {
+func generatorMoments(ti *gguf.TensorInfo, hidden int) (mean, std float64) {
 	switch {
 	case ti.Name == "token_embd.weight":
 		return 0, 2.5 / math.Sqrt(float64(hidden))
@@ -105,22 +112,25 @@ func generatorMoments(ti *TensorInfo, hidden int) (mean, std float64) {
 	return 0, 2 / math.Sqrt(float64(ti.Dims[0]))
 }
 
-// TestDequantizeKQuants checks the llama-k256 K-quant files: each tensor's
+// k256Hidden is the hidden size of llama-k256 (testdata README).
+const k256Hidden = 256
+
+// TestDecodeKQuants checks the llama-k256 K-quant files: each tensor's
 // dequantized values must follow the generator's distribution, and the
 // Q4_K_M and Q6_K dequantizations of the same tensor must agree to within
 // 4-bit quantization noise.
-func TestDequantizeKQuants(t *testing.T) {
-	q6 := openFixture(t, "gguf", "llama-k256-Q6_K.gguf")
-	q4 := openFixture(t, "gguf", "llama-k256-Q4_K_M.gguf")
-	worst := map[TensorType]float64{}
+func TestDecodeKQuants(t *testing.T) {
+	q6 := openGGUF(t, "llama-k256-Q6_K.gguf")
+	q4 := openGGUF(t, "llama-k256-Q4_K_M.gguf")
+	worst := map[gguf.TensorType]float64{}
 	for i := range q6.Tensors {
 		t6 := &q6.Tensors[i]
 		t4, ok := q4.Tensor(t6.Name)
 		if !ok {
 			t.Fatalf("%s missing from Q4_K_M", t6.Name)
 		}
-		a, b := dequantTensor(t, q6, t6), dequantTensor(t, q4, t4)
-		wantMean, wantStd := generatorMoments(t6, k256Config.Hidden)
+		a, b := decodeTensor(t, q6, t6), decodeTensor(t, q4, t4)
+		wantMean, wantStd := generatorMoments(t6, k256Hidden)
 		mean, std := moments(a)
 		n := float64(len(a))
 		if math.Abs(std/wantStd-1) > 4/math.Sqrt(2*n)+0.01 || math.Abs(mean-wantMean) > 5*wantStd/math.Sqrt(n)+0.005*wantStd {
