@@ -14,7 +14,7 @@ import (
 // that has more; MLX_NOASM=1 turns the assembly kernels off; and
 // MLX_AFFINE_INT8=0 keeps MLX 4-bit weights on the float kernels, within
 // 1e-3 of MLX's own results (by default they run on the Q4_0 integer
-// kernels with 8-bit activations, as llama.cpp computes Q4_0: 3–4x faster).
+// kernels with 8-bit activations, as llama.cpp computes Q4_0).
 func applyKernelEnv() error {
 	if level := os.Getenv("MLX_CPU"); level != "" {
 		if err := kernels.Cap(level); err != nil {

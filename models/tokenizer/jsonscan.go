@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// jscan walks a tokenizer.json several times faster than encoding/json's
-// reflection: it splits the document into its parts and reads the two large
+// jscan walks a tokenizer.json without encoding/json's reflection for the
+// bulk of it: it splits the document into its parts and reads the two large
 // ones, the vocabulary and the merges; the small parts go to encoding/json.
 type jscan struct {
 	b []byte

@@ -51,8 +51,7 @@ func (w *Matrix) affineRow(r int, dst []float32) {
 }
 
 // affineParams converts the scales and biases of row r to float32, with
-// the type switch out of the loop (a decode step spent 40% of its time in
-// the per-group one).
+// the type switch out of the per-group loop.
 func (w *Matrix) affineParams(r int, sc, bi []float32) {
 	groups := w.Cols / w.GroupSize
 	i0, i1 := r*groups, (r+1)*groups

@@ -24,9 +24,8 @@ type gemmSet struct {
 	cols      int // activation rows of wide
 	// stream: the kernels ask for the next group's weights as they go,
 	// and a decode step streams the matrix in long chunks with the group
-	// ahead asked for too (packedChunk, streamChunkRows). The four-row
-	// layouts measured no faster that way (Llama-3.2-1B Q4_0 decode 15 %
-	// slower).
+	// ahead asked for too (packedChunk, streamChunkRows). Only the
+	// eight-row layout streams: the four-row layouts gain nothing from it.
 	stream bool
 }
 
@@ -91,8 +90,7 @@ func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 
 // groupOuterRows is the most activation rows for which packedChunk runs
 // every tile against a group before the next group; it asks for up to
-// prefetchBytes of the eight-row group about that far ahead (measured best
-// on SmolLM2-135M's 576-column matrices).
+// prefetchBytes of the eight-row group about that far ahead.
 const (
 	groupOuterRows = 16
 	prefetchBytes  = 5 << 10

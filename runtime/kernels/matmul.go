@@ -132,9 +132,7 @@ func chunkRows(rows, threads int) int {
 // streamChunkRows picks the rows per chunk of a packed matrix whose kernels
 // stream (gemmSet.stream) with few activation rows: about four chunks per
 // thread, at most 512 rows. Each chunk restarts the stream of weights from
-// memory and its prefetches, so fewer, longer chunks read faster
-// (Llama-3.2-1B Q8_0 tg64, alternating: 28.6 / 28.1 / 22.9 t/s against
-// 24.9 / 24.3 / 20.9 with 64-row chunks).
+// memory and its prefetches, so fewer, longer chunks read faster.
 func streamChunkRows(rows, threads int) int {
 	return min(max(rows/(threads*4), 4), 512)
 }

@@ -20,14 +20,14 @@ import (
 // quarter of the precision of the BF16 bias b itself, and far below that of
 // the 8-bit activations; when a value is out of the fp16 range they are
 // all kept in float32 (affineBias). Centring the nibbles on 8 matters: the
-// activations' quantization errors then meet s·(q−8), not s·q (with
-// uncentred nibbles the fixture's logprobs moved four times further from
-// the exact ones).
+// activations' quantization errors then meet s·(q−8), not s·q, a smaller
+// term.
 //
 // The activations are quantized to 8 bits, as for Q4_0, and this is the
-// default, as for every GGUF format: 3–4x faster than the float kernels,
-// within the bounds of llama.cpp's Q4_0 rather than within 1e-3 of MLX's
-// own float results. SetAffineInt8(false) keeps the exact float kernels.
+// default, as for every GGUF format: the integer tile kernels are the fast
+// path, within the bounds of llama.cpp's Q4_0 rather than within 1e-3 of
+// MLX's own float results. SetAffineInt8(false) keeps the exact float
+// kernels.
 
 // affineInt8Off turns the integer path off (the zero value is on).
 var affineInt8Off atomic.Bool

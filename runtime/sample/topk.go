@@ -29,8 +29,8 @@ func compareLogits(a, b TokenLogit) int {
 
 // sortLogits sorts c by logit, largest first, ties by lower id. Long
 // lists (a top_p nucleus over a flat distribution holds most of the
-// vocabulary) sort as integer keys, by radix: several times faster than
-// comparing. c must hold no NaN.
+// vocabulary) sort as integer keys, by radix, which avoids a comparison
+// per pair. c must hold no NaN.
 func sortLogits(c []TokenLogit) { sortLogitsBuf(c, nil) }
 
 // sortLogitsBuf is sortLogits with a scratch buffer for the key sort, kept
