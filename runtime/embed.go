@@ -13,7 +13,8 @@ import (
 const MaxEmbedInputs = 2048
 
 // poolings are the poolings Embed computes.
-var poolings = map[string]bool{config.PoolMean: true, config.PoolCLS: true, config.PoolLast: true, config.PoolNone: true}
+var poolings = map[string]bool{config.PoolMean: true, config.PoolCLS: true, config.PoolLast: true, config.PoolNone: true,
+	config.PoolRank: true}
 
 // Pooling returns how the engine pools embeddings by default:
 // Options.Pooling, else what the model's files say (config.PoolMean, ...),
@@ -32,7 +33,9 @@ func (e *Engine) Pooling() string {
 // Embed runs each input through the model and returns its embedding: the
 // final hidden states, after the output norm, pooled as pooling says
 // (config.PoolMean, PoolCLS, PoolLast, or PoolNone for every token's
-// vector one after the other), not normalised. Inputs are computed
+// vector one after the other), not normalised; or with config.PoolRank,
+// the scores of a cross-encoder's classification head for the first
+// token's state (model.Model.Classify), one per label. Inputs are computed
 // together, as many at once as the KV cache holds, and each gives the
 // vector it gives alone. Embed waits until no sequence runs, and runs
 // alone.
@@ -45,13 +48,23 @@ func (e *Engine) Embed(ctx context.Context, inputs [][]int32, pooling string) ([
 	if err != nil {
 		return nil, err
 	}
+	if pooling == config.PoolRank {
+		for i, h := range out {
+			if out[i], err = e.model.Classify(h); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return out, nil
 }
 
 // checkEmbed validates an Embed call before it is queued.
 func (e *Engine) checkEmbed(inputs [][]int32, pooling string) error {
 	if !poolings[pooling] {
-		return fmt.Errorf("%w: pooling %q (want mean, cls, last or none)", ErrInvalidRequest, pooling)
+		return fmt.Errorf("%w: pooling %q (want mean, cls, last, none or rank)", ErrInvalidRequest, pooling)
+	}
+	if pooling == config.PoolRank && e.model.Labels() == 0 {
+		return fmt.Errorf("%w: rank pooling needs a model with a classification head (a cross-encoder)", ErrInvalidRequest)
 	}
 	if len(inputs) == 0 || len(inputs) > MaxEmbedInputs {
 		return fmt.Errorf("%w: %d inputs to embed (1 to %d)", ErrInvalidRequest, len(inputs), MaxEmbedInputs)
@@ -162,7 +175,7 @@ func pool(v, h []float32, pos, n int, pooling string) {
 		for d, x := range h {
 			v[d] += x * inv
 		}
-	case config.PoolCLS:
+	case config.PoolCLS, config.PoolRank:
 		if pos == 0 {
 			copy(v, h)
 		}

@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -70,8 +70,9 @@ func TestEmbedMatchesLlamaCpp(t *testing.T) {
 }
 
 // llamaEmbeddings runs llama-embedding on embedTexts and returns its
-// vectors, pooled as pooling says ("" for the model's own pooling).
-func llamaEmbeddings(t *testing.T, bin, model, pooling string) [][]float32 {
+// vectors, pooled as pooling says ("" for the model's own pooling); extra
+// arguments override the defaults.
+func llamaEmbeddings(t *testing.T, bin, model, pooling string, extra ...string) [][]float32 {
 	t.Helper()
 	const sep = "<#sep#>"
 	args := []string{"-m", model, "--embd-normalize", "2", "--embd-output-format", "array",
@@ -79,6 +80,7 @@ func llamaEmbeddings(t *testing.T, bin, model, pooling string) [][]float32 {
 	if pooling != "" {
 		args = append(args, "--pooling", pooling)
 	}
+	args = append(args, extra...)
 	cmd := exec.Command(bin, args...)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
@@ -88,12 +90,8 @@ func llamaEmbeddings(t *testing.T, bin, model, pooling string) [][]float32 {
 	sc := bufio.NewScanner(&out)
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
-		if line := strings.TrimSpace(sc.Text()); strings.HasPrefix(line, "[[") {
-			var v [][]float32
-			if err := json.Unmarshal([]byte(line), &v); err != nil {
-				t.Fatalf("llama-embedding output: %v", err)
-			}
-			return v
+		if line := strings.TrimSpace(sc.Text()); strings.HasPrefix(line, "[[") && strings.HasSuffix(line, "]]") {
+			return parseRows(line[2 : len(line)-2])
 		}
 	}
 	t.Fatalf("llama-embedding printed no vectors:\n%s", out.String())
@@ -112,4 +110,23 @@ func cosine(a, b []float32) float64 {
 		bb += float64(b[i]) * float64(b[i])
 	}
 	return ab / math.Sqrt(aa*bb)
+}
+
+// parseRows reads llama-embedding's array output between its outer
+// brackets: rows of numbers, a value that is no number (nan, which it
+// prints past the scores of rank pooling) read as NaN.
+func parseRows(s string) [][]float32 {
+	var out [][]float32
+	for _, row := range strings.Split(s, "],[") {
+		var v []float32
+		for _, f := range strings.Split(row, ",") {
+			x, err := strconv.ParseFloat(f, 32)
+			if err != nil {
+				x = math.NaN()
+			}
+			v = append(v, float32(x))
+		}
+		out = append(out, v)
+	}
+	return out
 }

@@ -3,16 +3,19 @@ package runtime
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mlxrun/mlx/models/config"
 )
 
 // encoderFixtures are the random-weight encoders that
 // models/fixture/encoders.sh makes: a Hugging Face directory of each
 // architecture and its conversion by llama.cpp's converter.
-var encoderFixtures = []string{"bert", "nomic-bert", "xlm-roberta"}
+var encoderFixtures = []string{"bert", "nomic-bert", "xlm-roberta", "xlm-roberta-reranker"}
 
 // encoderDir returns the directory of the encoder fixtures
 // (MLX_ENCODER_FIXTURES, as models/fixture/encoders.sh prints it), or
@@ -26,9 +29,9 @@ func encoderDir(t *testing.T) string {
 	return dir
 }
 
-// embedAll loads ref and embeds embedTexts in one call with the model's
-// own pooling.
-func embedAll(t *testing.T, ref string) [][]float32 {
+// embedAll loads ref and embeds embedTexts in one call, pooled as pooling
+// says ("" for the model's own pooling).
+func embedAll(t *testing.T, ref, pooling string) [][]float32 {
 	t.Helper()
 	e, err := Load(context.Background(), ref, Options{Threads: 2, Ctx: 512})
 	if err != nil {
@@ -41,7 +44,10 @@ func embedAll(t *testing.T, ref string) [][]float32 {
 			inputs[i] = append(inputs[i], int32(id))
 		}
 	}
-	got, err := e.Embed(context.Background(), inputs, e.Pooling())
+	if pooling == "" {
+		pooling = e.Pooling()
+	}
+	got, err := e.Embed(context.Background(), inputs, pooling)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +66,7 @@ func TestEncoderMatchesLlamaCpp(t *testing.T) {
 	for _, name := range encoderFixtures {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name+".gguf")
-			got := embedAll(t, path)
+			got := embedAll(t, path, "")
 			want := llamaEmbeddings(t, filepath.Join(bin, "llama-embedding"), path, "")
 			if len(want) != len(got) {
 				t.Fatalf("llama-embedding gave %d vectors for %d inputs", len(want), len(got))
@@ -86,8 +92,8 @@ func TestEncoderHFMatchesGGUF(t *testing.T) {
 	dir := encoderDir(t)
 	for _, name := range encoderFixtures {
 		t.Run(name, func(t *testing.T) {
-			hf := embedAll(t, filepath.Join(dir, name))
-			gg := embedAll(t, filepath.Join(dir, name+".gguf"))
+			hf := embedAll(t, filepath.Join(dir, name), "")
+			gg := embedAll(t, filepath.Join(dir, name+".gguf"), "")
 			for i := range hf {
 				if c := cosine(hf[i], gg[i]); c < 0.999999 {
 					t.Errorf("input %d: cosine %.7f between the directory's vector and the GGUF file's", i, c)
@@ -109,5 +115,39 @@ func TestEncoderRefusesGenerate(t *testing.T) {
 	_, err = e.Generate(context.Background(), Request{Prompt: []int32{101, 7592, 102}}, func(Event) error { return nil })
 	if !errors.Is(err, ErrInvalidRequest) || !strings.Contains(err.Error(), "encoder") {
 		t.Errorf("Generate on an encoder gave %v", err)
+	}
+}
+
+// TestEncoderRankMatchesLlamaCpp compares the scores of a cross-encoder's
+// classification head (XLM-RoBERTa with one label, as bge-reranker) with
+// llama-embedding's rank pooling on the same GGUF file, within 1e-4.
+// llama-embedding prints each input's row of n_embd values, whose first
+// is the score.
+func TestEncoderRankMatchesLlamaCpp(t *testing.T) {
+	dir := encoderDir(t)
+	bin := os.Getenv("LLAMA_BIN_DIR")
+	if bin == "" {
+		t.Skip("LLAMA_BIN_DIR (a llama.cpp build with llama-embedding) is not set")
+	}
+	path := filepath.Join(dir, "xlm-roberta-reranker.gguf")
+	got := embedAll(t, path, config.PoolRank)
+	want := llamaEmbeddings(t, filepath.Join(bin, "llama-embedding"), path, config.PoolRank, "--embd-normalize", "-1")
+	for i := range got {
+		if len(got[i]) != 1 || len(want[i]) == 0 || math.Abs(float64(got[i][0]-want[i][0])) > 1e-4 {
+			t.Errorf("input %d: score %v, llama.cpp's %v", i, got[i], want[i][:min(1, len(want[i]))])
+		}
+	}
+}
+
+// TestRankNeedsHead checks that rank pooling on an encoder without a
+// classification head is a clear request error.
+func TestRankNeedsHead(t *testing.T) {
+	e, err := Load(context.Background(), filepath.Join(encoderDir(t), "bert.gguf"), Options{Threads: 2, Ctx: 512})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.Embed(context.Background(), [][]int32{{101, 102}}, config.PoolRank); !errors.Is(err, ErrInvalidRequest) {
+		t.Errorf("rank pooling without a head gave %v", err)
 	}
 }

@@ -93,7 +93,7 @@ func (o Options) check(modelCtx int) error {
 	case o.Parallel > MaxParallel:
 		return fmt.Errorf("%w: %d parallel sequences (at most %d)", ErrOptions, o.Parallel, MaxParallel)
 	case o.Pooling != "" && !poolings[o.Pooling]:
-		return fmt.Errorf("%w: pooling %q (want mean, cls, last or none)", ErrOptions, o.Pooling)
+		return fmt.Errorf("%w: pooling %q (want mean, cls, last, none or rank)", ErrOptions, o.Pooling)
 	}
 	return nil
 }

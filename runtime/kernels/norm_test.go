@@ -49,3 +49,26 @@ func TestGELU(t *testing.T) {
 		}
 	}
 }
+
+// TestGELUHalf checks ggml's table GELU against the tanh GELU: within the
+// rounding of halves, with the ends of the table exact.
+func TestGELUHalf(t *testing.T) {
+	x := []float32{-12, -3, -0.5, 0, 0.25, 1, 4.5, 10, 11}
+	y := append([]float32(nil), x...)
+	GELUHalf(y)
+	for i, v := range x {
+		want := 0.5 * float64(v) * (1 + math.Tanh(geluC*(float64(v)+0.044715*float64(v)*float64(v)*float64(v))))
+		switch {
+		case v <= -10:
+			want = 0
+		case v >= 10:
+			want = float64(v)
+		}
+		if math.Abs(float64(y[i])-want) > 2e-3*math.Max(1, math.Abs(want)) {
+			t.Errorf("GELUHalf(%v) = %v, want about %v", v, y[i], want)
+		}
+	}
+	if y[3] != 0 || y[7] != 10 || y[8] != 11 {
+		t.Errorf("exact points: %v", y)
+	}
+}

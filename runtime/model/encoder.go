@@ -233,13 +233,20 @@ func checkWhole(b *Batch) error {
 
 // encoderAct finishes one row of an encoder's MLP: the up projection's
 // bias, then gelu(up) in gate for an ungated MLP (BERT), or the model's
-// gated activation act(gate)·up (NomicBERT's SwiGLU).
+// gated activation act(gate)·up (NomicBERT's SwiGLU). The GELU of a
+// Hugging Face checkpoint is transformers' (erf); that of a GGUF file is
+// llama.cpp's (tanh, through a table of halves), whose scores a
+// cross-encoder's head magnifies past what agreement with llama.cpp allows.
 func (s *State) encoderAct(l *Layer, gate, up []float32) {
 	if l.Gate == nil {
 		if l.Enc.UpBias != nil {
 			kernels.Add(gate, l.Enc.UpBias)
 		}
-		kernels.GELU(gate)
+		if s.m.Config.Source == config.SourceGGUF {
+			kernels.GELUHalf(gate) // GGUF files run as llama.cpp runs them
+		} else {
+			kernels.GELU(gate)
+		}
 		return
 	}
 	if l.Enc.UpBias != nil {
