@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/mlxrun/mlx/models/fixture"
 )
 
 // reply is what a chat completion gives back, in the form the checks of
@@ -39,48 +41,14 @@ func (r reply) equal(o reply) bool {
 }
 
 // wantReply is how the server should split an expected answer of
-// cases.json: a leading <think>…</think> block is the reasoning_content, a
-// Hermes <tool_call> block is a tool call, the rest is the content.
+// cases.json (fixture.SplitAnswer), with the finish reason it implies.
 func wantReply(answer string) (reply, error) {
-	r := reply{Finish: "stop"}
-	if rest, ok := strings.CutPrefix(answer, "<think>\n"); ok {
-		think, after, found := strings.Cut(rest, "\n</think>")
-		if !found {
-			return r, fmt.Errorf("unclosed <think> in %q", answer)
-		}
-		r.Reasoning, answer = think, strings.TrimLeft(after, "\n")
+	a, err := fixture.SplitAnswer(answer)
+	r := reply{Content: a.Text, Reasoning: a.Reasoning, Finish: "stop"}
+	for _, c := range a.Calls {
+		r.Calls, r.Finish = append(r.Calls, replyCall{c.Name, c.Arguments}), "tool_calls"
 	}
-	if body, ok := strings.CutPrefix(answer, "<tool_call>\n"); ok {
-		body, rest, found := strings.Cut(body, "\n</tool_call>")
-		if !found || rest != "" {
-			return r, fmt.Errorf("not one tool call: %q", answer)
-		}
-		var call struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		if err := json.Unmarshal([]byte(body), &call); err != nil {
-			return r, fmt.Errorf("tool call %q: %w", body, err)
-		}
-		args, err := canonicalJSON(string(call.Arguments))
-		if err != nil {
-			return r, err
-		}
-		r.Calls, r.Finish, answer = []replyCall{{call.Name, args}}, "tool_calls", ""
-	}
-	r.Content = answer
-	return r, nil
-}
-
-// canonicalJSON re-encodes a JSON text with sorted keys and no spaces, or
-// returns the text itself in the error when it is not JSON.
-func canonicalJSON(s string) (string, error) {
-	var v any
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		return s, fmt.Errorf("arguments %q are not JSON: %w", s, err)
-	}
-	b, err := json.Marshal(v)
-	return string(b), err
+	return r, err
 }
 
 // wireMessage is the message or delta of a chat completion choice.
@@ -131,7 +99,7 @@ func (b *replyBuilder) add(m wireMessage, finish *string) {
 
 func (b *replyBuilder) reply() reply {
 	for i, a := range b.args {
-		b.r.Calls[i].Arguments, _ = canonicalJSON(a)
+		b.r.Calls[i].Arguments, _ = fixture.CanonicalJSON(a)
 	}
 	return b.r
 }

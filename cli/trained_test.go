@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -14,12 +13,7 @@ import (
 )
 
 // trainedCase is one conversation of testdata/trained/cases.json.
-type trainedCase struct {
-	Name     string          `json:"name"`
-	Messages json.RawMessage `json:"messages"`
-	Tools    json.RawMessage `json:"tools"`
-	Expected string          `json:"expected_answer"`
-}
+type trainedCase = fixture.TrainedCase
 
 // trainedSource is one form of a trained model: its Hugging Face directory
 // or a GGUF conversion.
@@ -49,19 +43,9 @@ var trainedQuants = []string{"F16", "Q8_0", "Q4_K_M"}
 // conversion in MLX_TRAINED_GGUF. A family the runtime does not register
 // yet is skipped; a missing conversion fails under MLX_REQUIRE_TESTDATA=1.
 func TestTrainedAnswers(t *testing.T) {
-	dir := fixture.Path(t, "trained")
-	var cases []trainedCase
-	readFixtureJSON(t, filepath.Join(dir, "cases.json"), &cases)
+	dir, cases := fixture.TrainedCases(t)
 	ggufDir := trainedGGUFDir(t)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(dir, e.Name(), "config.json")); err != nil {
-			continue
-		}
-		family := e.Name()
+	for _, family := range fixture.TrainedFamilies(t, dir) {
 		t.Run(family, func(t *testing.T) {
 			ggufs := trainedGGUFs(t, ggufDir, family)
 			hf := filepath.Join(dir, family)
