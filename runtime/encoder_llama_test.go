@@ -55,7 +55,8 @@ func embedAll(t *testing.T, ref, pooling string) [][]float32 {
 }
 
 // TestEncoderMatchesLlamaCpp compares the embeddings of each encoder
-// architecture with llama.cpp's llama-embedding on the same GGUF file,
+// architecture, and of a Qwen3-Embedding style decoder (last-token pooling
+// from the file), with llama.cpp's llama-embedding on the same GGUF file,
 // every input in one call on both sides: cosine ≥ 0.9999 for each.
 func TestEncoderMatchesLlamaCpp(t *testing.T) {
 	dir := encoderDir(t)
@@ -63,7 +64,7 @@ func TestEncoderMatchesLlamaCpp(t *testing.T) {
 	if bin == "" {
 		t.Skip("LLAMA_BIN_DIR (a llama.cpp build with llama-embedding) is not set")
 	}
-	for _, name := range encoderFixtures {
+	for _, name := range append(encoderFixtures, "qwen3-embedding") {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name+".gguf")
 			got := embedAll(t, path, "")
@@ -149,5 +150,23 @@ func TestRankNeedsHead(t *testing.T) {
 	defer e.Close()
 	if _, err := e.Embed(context.Background(), [][]int32{{101, 102}}, config.PoolRank); !errors.Is(err, ErrInvalidRequest) {
 		t.Errorf("rank pooling without a head gave %v", err)
+	}
+}
+
+// TestQwen3EmbeddingPooling checks that a qwen3 GGUF file with
+// pooling_type last, as Qwen3-Embedding's are, pools the last token by
+// default, and that its inputs end with the <|endoftext|> it embeds.
+func TestQwen3EmbeddingPooling(t *testing.T) {
+	e, err := Load(context.Background(), filepath.Join(encoderDir(t), "qwen3-embedding.gguf"), Options{Threads: 2, Ctx: 512})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ids := e.Tokenizer().Encode("What is the capital of China?", true)
+	if p := e.Pooling(); p != config.PoolLast {
+		t.Errorf("pooling %q, want last", p)
+	}
+	if last := e.Tokenizer().Token(ids[len(ids)-1]); last != "<|endoftext|>" {
+		t.Errorf("the input ends with %q, not <|endoftext|>", last)
 	}
 }
