@@ -44,6 +44,10 @@ type entry struct {
 	lastUsed time.Time
 	loadedAt time.Time
 	pinned   bool // named at start: never unloaded while the server runs
+	// keepAlive, when set, replaces the manager's for this model: how
+	// long it stays loaded once idle (0: unloaded as soon as it is idle;
+	// negative: for good). The last request that set it decides.
+	keepAlive *time.Duration
 }
 
 func newManager(l Loader, maxLoaded int, keepAlive time.Duration) *manager {
@@ -188,7 +192,7 @@ func (m *manager) enforce() {
 		if e.refs > 0 || e.pinned {
 			continue
 		}
-		if m.keepAlive > 0 && now.Sub(e.lastUsed) >= m.keepAlive {
+		if keep, ok := m.keepFor(e); ok && now.Sub(e.lastUsed) >= keep {
 			victims = append(victims, e)
 			count--
 			continue
@@ -210,6 +214,33 @@ func (m *manager) enforce() {
 	for _, e := range victims {
 		e.model.Close()
 	}
+}
+
+// keepFor returns how long e stays loaded once idle; false means for
+// good. m.mu is held.
+func (m *manager) keepFor(e *entry) (time.Duration, bool) {
+	keep := m.keepAlive
+	switch {
+	case e.pinned:
+		return 0, false
+	case e.keepAlive != nil && *e.keepAlive < 0:
+		return 0, false
+	case e.keepAlive != nil:
+		return *e.keepAlive, true
+	}
+	return keep, keep > 0
+}
+
+// setKeepAlive sets how long the model id stays loaded once idle, for this
+// model only (Ollama's keep_alive): 0 unloads it when its last request
+// ends, a negative duration keeps it for good. Models named at start stay
+// loaded whatever it says.
+func (m *manager) setKeepAlive(id string, d time.Duration) {
+	m.mu.Lock()
+	if e := m.entries[m.canonical(id)]; e != nil {
+		e.keepAlive = &d
+	}
+	m.mu.Unlock()
 }
 
 // forget removes e and its alias; m.mu is held.
@@ -255,8 +286,8 @@ func (m *manager) list() []loadedModel {
 			continue
 		}
 		lm := loadedModel{ID: e.id, Info: e.info, Loaded: e.loadedAt, LastUsed: e.lastUsed, Refs: e.refs, Pinned: e.pinned}
-		if m.keepAlive > 0 && !e.pinned {
-			lm.Expires = e.lastUsed.Add(m.keepAlive)
+		if keep, ok := m.keepFor(e); ok {
+			lm.Expires = e.lastUsed.Add(keep)
 		}
 		out = append(out, lm)
 	}

@@ -55,22 +55,35 @@ func (s *Server) handleOllamaGenerate(c *call) {
 	}
 	p.msgs = append(p.msgs, ChatMessage{Role: "user", Content: req.Prompt})
 	if req.Prompt == "" {
-		s.loadOnly(c, req.Model)
+		s.loadOnly(c, req.Model, d.KeepAlive)
 		return
 	}
 	s.serveOllama(c, p)
 }
 
 // loadOnly answers a generate request without a prompt, which loads the
-// model, as Ollama does.
-func (s *Server) loadOnly(c *call, model string) {
-	_, _, release, err := s.acquire(c, model)
+// model, as Ollama does; with keep_alive 0 it unloads it ("ollama stop").
+func (s *Server) loadOnly(c *call, model string, keep *time.Duration) {
+	_, id, release, err := s.acquire(c, model)
 	if err != nil {
 		writeOllamaError(c.rc, err)
 		return
 	}
+	s.keepAlive(id, keep)
 	release()
-	writeJSON(c.rc, http.StatusOK, ollama.GenerateResponse{Model: model, CreatedAt: time.Now().UTC(), Done: true, DoneReason: "load"})
+	reason := "load"
+	if keep != nil && *keep == 0 {
+		reason = "unload"
+	}
+	writeJSON(c.rc, http.StatusOK, ollama.GenerateResponse{Model: model, CreatedAt: time.Now().UTC(), Done: true, DoneReason: reason})
+}
+
+// keepAlive applies a request's keep_alive (nil: the server's) to the
+// model id: how long it stays loaded once idle.
+func (s *Server) keepAlive(id string, keep *time.Duration) {
+	if keep != nil {
+		s.models.setKeepAlive(id, *keep)
+	}
 }
 
 // ollamaMessage converts a message for the chat template.
@@ -91,6 +104,7 @@ func (s *Server) serveOllama(c *call, p *ollamaPlan) {
 		writeOllamaError(c.rc, ollamaNotFound(p.model, err))
 		return
 	}
+	s.keepAlive(id, p.KeepAlive)
 	g, err := s.newOllamaGen(m, p)
 	if err != nil {
 		release()

@@ -19,12 +19,14 @@ func (s *Server) handleOllamaEmbed(c *call) {
 		return
 	}
 	began := time.Now()
-	m, _, release, err := s.acquire(c, req.Model)
+	m, id, release, err := s.acquire(c, req.Model)
 	if err != nil {
 		writeOllamaError(c.rc, ollamaNotFound(req.Model, err))
 		return
 	}
 	defer release()
+	keep, _ := ollama.DecodeKeepAlive(req.KeepAlive) // DecodeEmbed checked it
+	s.keepAlive(id, keep)
 	load := time.Since(began)
 	emb, err := embedder(m, req.Model)
 	if err != nil {

@@ -108,7 +108,7 @@ func decodeCommon(c *Common) (Decoded, error) {
 	if d.Format, err = decodeFormat(c.Format); err != nil {
 		return d, err
 	}
-	if d.KeepAlive, err = decodeKeepAlive(c.KeepAlive); err != nil {
+	if d.KeepAlive, err = DecodeKeepAlive(c.KeepAlive); err != nil {
 		return d, err
 	}
 	o := c.Options
@@ -162,9 +162,9 @@ func decodeFormat(raw json.RawMessage) (Format, error) {
 	return Format{JSON: true, Schema: raw}, nil
 }
 
-// decodeKeepAlive reads a duration ("5m", "1h", "-1") or a number of
+// DecodeKeepAlive reads a duration ("5m", "1h", "-1") or a number of
 // seconds; a negative one keeps the model loaded for good.
-func decodeKeepAlive(raw json.RawMessage) (*time.Duration, error) {
+func DecodeKeepAlive(raw json.RawMessage) (*time.Duration, error) {
 	if isNull(raw) {
 		return nil, nil
 	}

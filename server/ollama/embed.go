@@ -34,7 +34,7 @@ func DecodeEmbed(body []byte) (req *EmbedRequest, inputs []string, truncate bool
 	if req.Model == "" {
 		return nil, nil, false, bad("model is required")
 	}
-	if _, err := decodeKeepAlive(req.KeepAlive); err != nil {
+	if _, err := DecodeKeepAlive(req.KeepAlive); err != nil {
 		return nil, nil, false, err
 	}
 	var one string
