@@ -9,11 +9,9 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/server/anthropic"
 	"github.com/mlxrun/mlx/server/openai"
 	"github.com/mlxrun/mlx/server/sse"
-	"github.com/mlxrun/mlx/server/toolparse"
 )
 
 // anthropicPrefix is the path of Anthropic's Messages API, whose routes
@@ -44,21 +42,12 @@ func (s *Server) handleMessages(c *call) {
 		if err := g.start(); err != nil {
 			return err
 		}
-		return r.run(ctx, []runtime.Request{g.req}, g)
+		return g.st.run(ctx, r)
 	}
 	if !req.Stream {
-		defer release()
-		ctx, stop := s.watchCall(c, c.rc.Conn())
-		err := run(ctx)
-		stop()
-		if err != nil {
-			if errors.Is(err, ErrClientGone) {
-				c.status = 499
-			}
-			writeAnthropicError(c.rc, anthropicError(err))
-			return
-		}
-		writeJSON(c.rc, http.StatusOK, g.resp)
+		respondWhole(s, c, release, run, func() any { return g.resp }, func(rc *fasthttp.RequestCtx, err error) {
+			writeAnthropicError(rc, anthropicError(err))
+		})
 		return
 	}
 	streamSSE(s, c, release, func(ctx context.Context, w *sse.Writer) error {
@@ -94,47 +83,23 @@ func (s *Server) handleCountTokens(c *call) {
 		return
 	}
 	defer release()
-	p, err := planMessages(req, m.Info())
-	if err == nil {
-		var ids []int32
-		if ids, _, err = renderPlan(m, p); err == nil {
-			writeJSON(c.rc, http.StatusOK, anthropic.TokenCount{InputTokens: len(ids)})
-			return
-		}
-	}
-	writeAnthropicError(c.rc, anthropicError(err))
-}
-
-// renderPlan renders the prompt of p and tokenizes it.
-func renderPlan(m Model, p *messagesPlan) ([]int32, string, error) {
-	text, err := m.RenderChat(p.msgs, p.opt)
+	r, err := messagesPlan(req).renderPrompt(m)
 	if err != nil {
-		return nil, "", anthropic.Invalid("messages: the chat template of the model failed on these messages: %v", err)
+		writeAnthropicError(c.rc, anthropicError(err))
+		return
 	}
-	ids := m.EncodePrompt(text)
-	if ids, err = truncate(ids, nil, m.Info().Context, "messages"); err != nil {
-		return nil, "", err
-	}
-	return ids, text, nil
+	writeJSON(c.rc, http.StatusOK, anthropic.TokenCount{InputTokens: len(r.ids)})
 }
 
-// newMessagesGen prepares the generation of a request.
+// newMessagesGen prepares the plan of a request, with the Messages
+// encoder of its stream.
 func (s *Server) newMessagesGen(m Model, req *anthropic.Request) (*messagesGen, error) {
-	p, err := planMessages(req, m.Info())
+	g := &messagesGen{stopSeqs: req.StopSequences}
+	st, err := s.prepare(m, messagesPlan(req), g)
 	if err != nil {
 		return nil, err
 	}
-	ids, text, err := renderPlan(m, p)
-	if err != nil {
-		return nil, err
-	}
-	popt := parseOptions(text, p.format, p.opt.Kwargs, &p.spec)
-	constraint, err := s.compileSpec(&p.spec, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	g := &messagesGen{parser: toolparse.New(popt), prompt: len(ids), stopSeqs: req.StopSequences,
-		req: runtime.Request{Prompt: ids, Params: p.params, KeepSpecial: p.format.SpecialMarkers(), Constraint: constraint}}
+	g.st = st
 	g.resp = anthropic.Response{ID: newID("msg_", 24), Type: anthropic.ObjectMessage, Role: anthropic.RoleAssistant, Model: req.Model}
 	return g, nil
 }
@@ -145,7 +110,7 @@ func anthropicError(err error) *anthropic.Error {
 	if errors.As(err, &ae) {
 		return ae
 	}
-	return fromOpenAI(apiError(err))
+	return fromOpenAI(apiError(anthropicNames.openai(err)))
 }
 
 // fromOpenAI gives an OpenAI-shaped error the Anthropic type of its

@@ -4,49 +4,26 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/mlxrun/mlx/runtime/sample"
 	"github.com/mlxrun/mlx/server/anthropic"
-	"github.com/mlxrun/mlx/server/constrain"
 	"github.com/mlxrun/mlx/server/openai"
-	"github.com/mlxrun/mlx/server/toolparse"
 )
 
-// messagesPlan is an Anthropic Messages request decoded for a model: the
-// conversation and tools as the chat template takes them, the output
-// constraint, the template variables and the sampling parameters.
-type messagesPlan struct {
-	msgs   []ChatMessage
-	opt    ChatOptions
-	format toolparse.Format // the tool call syntax to parse
-	spec   constrain.Spec
-	params sample.Params
-}
-
-// planMessages decodes r for the model info.
-func planMessages(r *anthropic.Request, info ModelInfo) (*messagesPlan, error) {
-	mode := toolMode(r)
-	p := &messagesPlan{format: toolSyntax(mode, info.ToolFormat)}
-	p.msgs = anthropicMessages(r, info.ToolFormat == toolparse.FormatHarmony)
-	p.opt = ChatOptions{AddGenerationPrompt: true}
-	var tools []constrain.Tool
-	if mode != openai.ToolChoiceNone {
-		for _, t := range r.Tools {
-			p.opt.Tools = append(p.opt.Tools, templateTool(t))
-			if mode != openai.ToolChoiceNamed || t.Name == r.ToolChoice.Name {
-				tools = append(tools, constrain.Tool{Name: t.Name, Parameters: t.InputSchema})
-			}
-		}
+// messagesPlan decodes an Anthropic Messages request into a plan.
+func messagesPlan(r *anthropic.Request) *plan {
+	p := &plan{msgs: anthropicMessages(r), render: ChatOptions{AddGenerationPrompt: true}, choice: toolMode(r),
+		parallel: r.ToolChoice == nil || !r.ToolChoice.DisableParallelToolUse,
+		sampling: samplingPlan{temperature: r.Temperature, topP: r.TopP, topK: r.TopK, maxTokens: r.MaxTokens, stop: r.StopSequences}}
+	if r.ToolChoice != nil {
+		p.named = r.ToolChoice.Name
 	}
-	parallel := r.ToolChoice == nil || !r.ToolChoice.DisableParallelToolUse
-	callSpec(&p.spec, mode, parallel, p.format, tools)
-	var kw map[string]any
+	for _, t := range r.Tools {
+		p.tools = append(p.tools, planTool{name: t.Name, params: t.InputSchema,
+			decl: toolDecl(t.Name, t.Description, jsonOrNull(t.InputSchema), nil)})
+	}
 	if on, ok := r.Thinking.Enabled(); ok {
-		kw = map[string]any{"enable_thinking": on}
+		p.kwargs = map[string]any{"enable_thinking": on}
 	}
-	p.opt.Kwargs = thinkingKwargs(kw, !p.spec.Empty())
-	var err error
-	p.params, err = messagesParams(r, info)
-	return p, err
+	return p
 }
 
 // toolMode is the request's tool_choice as an openai.ToolChoice* mode:
@@ -69,12 +46,6 @@ func toolMode(r *anthropic.Request) string {
 	return openai.ToolChoiceAuto
 }
 
-// templateTool is a tool as chat templates take it.
-func templateTool(t anthropic.Tool) json.RawMessage {
-	return jsonObject(openai.Tool{Type: "function", Function: openai.FunctionDecl{Name: t.Name, Description: t.Description,
-		Parameters: jsonOrNull(t.InputSchema)}})
-}
-
 // jsonOrNull is raw when it holds JSON, else null.
 func jsonOrNull(raw json.RawMessage) json.RawMessage {
 	if !json.Valid(raw) {
@@ -87,7 +58,7 @@ func jsonOrNull(raw json.RawMessage) json.RawMessage {
 // messages: tool_use blocks become the tool calls of the assistant
 // message, thinking blocks its reasoning, and each tool_result block a
 // tool message before the text of its user message.
-func anthropicMessages(r *anthropic.Request, harmony bool) []ChatMessage {
+func anthropicMessages(r *anthropic.Request) []ChatMessage {
 	var out []ChatMessage
 	if sys := r.System.Text(); sys != "" {
 		out = append(out, ChatMessage{Role: openai.RoleSystem, Content: sys})
@@ -95,11 +66,7 @@ func anthropicMessages(r *anthropic.Request, harmony bool) []ChatMessage {
 	names := map[string]string{} // tool_use id → tool name
 	for _, m := range r.Messages {
 		if m.Role == anthropic.RoleAssistant {
-			msg := assistantMessage(m.Content, names)
-			if harmony {
-				harmonyThinking(&msg)
-			}
-			out = append(out, msg)
+			out = append(out, assistantMessage(m.Content, names))
 			continue
 		}
 		results := 0
@@ -148,20 +115,4 @@ func resultText(b anthropic.Block) string {
 		return "Error: " + text
 	}
 	return text
-}
-
-// messagesParams builds the sampling parameters: the model's defaults,
-// then what the request sets.
-func messagesParams(r *anthropic.Request, info ModelInfo) (sample.Params, error) {
-	p := modelDefaults(info)
-	setF(&p.Temperature, r.Temperature)
-	setTopP(&p, r.TopP)
-	if r.TopK != nil {
-		if err := checkTopK(*r.TopK, info); err != nil {
-			return p, err
-		}
-		p.TopK = *r.TopK
-	}
-	p.MaxTokens, p.Stop = r.MaxTokens, r.StopSequences
-	return p, p.Validate()
 }

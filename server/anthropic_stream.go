@@ -10,21 +10,16 @@ import (
 	"github.com/mlxrun/mlx/server/toolparse"
 )
 
-// messagesGen encodes the stream of one sequence as an Anthropic message:
-// it builds the content blocks and, when streamed, sends each change as
+// messagesGen is the Messages encoder of a plan's stream: it builds the
+// content blocks of the message and, when streamed, sends each change as
 // an event.
 type messagesGen struct {
 	resp     anthropic.Response
-	req      runtime.Request
-	parser   *toolparse.Parser
+	st       *genStream
 	send     func(event string, v any) error // nil: not streamed
 	blocks   []any                           // *TextBlock, *ThinkingBlock, *ToolUseBlock
 	open     string                          // the type of the open block, "" when none
 	space    string                          // white space held back before a text block opens
-	calls    int
-	prompt   int
-	output   int
-	cached   int
 	stopSeqs []string
 }
 
@@ -35,21 +30,16 @@ func (g *messagesGen) start() error {
 	}
 	head := g.resp
 	head.Content = []any{}
-	head.Usage = anthropic.Usage{InputTokens: g.prompt}
+	head.Usage = anthropic.Usage{InputTokens: len(g.st.prompt)}
 	if err := g.send(anthropic.EventMessageStart, anthropic.MessageStart{Type: anthropic.EventMessageStart, Message: head}); err != nil {
 		return err
 	}
 	return g.send(anthropic.EventPing, anthropic.Ping{Type: anthropic.EventPing})
 }
 
-// event implements seqHandler.
-func (g *messagesGen) event(_ int, ev runtime.Event) error {
-	g.output += len(ev.Tokens)
-	return g.delta(g.parser.Feed(ev.Text))
-}
-
-// delta adds what the parser gave: reasoning, text, then tool calls.
-func (g *messagesGen) delta(d toolparse.Delta) error {
+// encodeDelta implements encoder: it adds what the parser gave:
+// reasoning, text, then tool calls.
+func (g *messagesGen) encodeDelta(_ int, d toolparse.Delta, _ runtime.Event) error {
 	if d.Reasoning != "" {
 		if err := g.thinking(d.Reasoning); err != nil {
 			return err
@@ -107,7 +97,6 @@ func (g *messagesGen) toolUse(c toolparse.Call) error {
 	if len(input) == 0 || input[0] != '{' || !json.Valid(input) {
 		input = json.RawMessage("{}")
 	}
-	g.calls++
 	b := &anthropic.ToolUseBlock{Type: anthropic.BlockToolUse, ID: newID("toolu_", 24), Name: c.Name, Input: input}
 	g.blocks = append(g.blocks, b)
 	if g.send == nil {
@@ -166,26 +155,19 @@ func (g *messagesGen) sendDelta(d any) error {
 		Index: len(g.blocks) - 1, Delta: d})
 }
 
-// end implements seqHandler: it closes the content and the message.
-func (g *messagesGen) end(_ int, res runtime.Result, err error) error {
-	if err != nil {
-		return err
-	}
-	if err := g.delta(g.parser.Flush()); err != nil {
-		return err
-	}
+// encodeEnd implements encoder: it closes the content and the message.
+func (g *messagesGen) encodeEnd(_ int, res runtime.Result) error {
 	if err := g.closeBlock(); err != nil {
 		return err
 	}
-	// The stop token counts as generated, as the chat APIs count it.
-	g.output, g.cached = max(g.output, res.Usage.Completion), res.Usage.Cached
+	u := g.st.usage()
 	reason, seq := g.stopReason(res)
 	g.resp.StopReason, g.resp.StopSequence = &reason, seq
 	g.resp.Content = g.blocks
 	if g.resp.Content == nil {
 		g.resp.Content = []any{}
 	}
-	g.resp.Usage = anthropic.Usage{InputTokens: g.prompt - g.cached, OutputTokens: g.output, CacheReadInputTokens: g.cached}
+	g.resp.Usage = anthropic.Usage{InputTokens: u.prompt - u.cached, OutputTokens: u.completion, CacheReadInputTokens: u.cached}
 	if g.send == nil {
 		return nil
 	}
@@ -196,13 +178,16 @@ func (g *messagesGen) end(_ int, res runtime.Result, err error) error {
 	return g.send(anthropic.EventMessageStop, anthropic.MessageStop{Type: anthropic.EventMessageStop})
 }
 
+// encodeFinish implements encoder: encodeEnd ended the message.
+func (g *messagesGen) encodeFinish() error { return nil }
+
 // stopReason says why the message ended, with the stop sequence that
 // ended it.
 func (g *messagesGen) stopReason(res runtime.Result) (string, *string) {
 	switch {
 	case res.Finish == runtime.FinishLength:
 		return anthropic.StopMaxTokens, nil
-	case g.calls > 0:
+	case g.st.choices[0].calls > 0:
 		return anthropic.StopToolUse, nil
 	case res.StopString != "" && slices.Contains(g.stopSeqs, res.StopString):
 		s := res.StopString

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mlxrun/mlx/server/toolparse"
 )
 
 // anthMessage is a decoded Anthropic message.
@@ -315,14 +317,21 @@ func TestMessagesThinkingAndToolChoice(t *testing.T) {
 
 // TestMessagesToolRoundTrip sends a tool_use → tool_result conversation
 // through real chat templates: it renders the prompt of the same
-// conversation as a chat completion.
+// conversation as a chat completion. The first Gemma 4 template reads the
+// results from the calling message's tool_responses.
 func TestMessagesToolRoundTrip(t *testing.T) {
-	for _, c := range []struct{ fixture, format string }{
-		{"tokenizer_config-qwen3", "hermes"},
-		{"meta-llama-Llama-3.1-8B-Instruct", "llama3"},
+	for _, c := range []struct {
+		fixture  templateFixture
+		format   string
+		toolResp bool
+	}{
+		{templateFixtureByID(t, "tokenizer_config-qwen3"), "hermes", false},
+		{templateFixtureByID(t, "meta-llama-Llama-3.1-8B-Instruct"), "llama3", false},
+		{modelTemplate(t, "google-gemma-4-31B-it-interleaved"), string(toolparse.FormatGemma4), true},
 	} {
-		t.Run(c.fixture, func(t *testing.T) {
-			tm := newTemplateModel(t, templateFixtureByID(t, c.fixture), "ok", c.format)
+		t.Run(c.fixture.id, func(t *testing.T) {
+			tm := newTemplateModel(t, c.fixture, "ok", c.format)
+			tm.toolResp = c.toolResp
 			ts := startModels(t, modelLoader{"m": tm})
 			ts.post(t, "/v1/chat/completions", roundTripChat("m", `""`, "toolu_01", weatherArgs), http.StatusOK, nil)
 			want := tm.lastPrompt()

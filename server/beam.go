@@ -68,7 +68,7 @@ func fanBeams(res runtime.Result, n int, fn func(k int, ev runtime.Event, res ru
 }
 
 // errBeamConstraint refuses a beam search under a grammar.
-var errBeamConstraint = openai.Invalid("use_beam_search", openai.CodeUnsupported,
+var errBeamConstraint = planErr(keyBeam, openai.CodeUnsupported,
 	"use_beam_search cannot be combined with response_format, grammar or forced tool calls: a beam search does not follow a grammar.")
 
 // useBeams makes the sequences of a completions request one beam search
@@ -99,29 +99,5 @@ func (g *completionGen) endBeams(i int, res runtime.Result) error {
 			return err
 		}
 		return g.end(i*g.n+k, r, nil)
-	})
-}
-
-// useBeams makes the choices of a chat request one beam search when it
-// asks for one.
-func (g *chatGen) useBeams(constrained bool) error {
-	bs := beamSearch(&g.req.BeamParams, g.req.BeamWidth(), len(g.choices))
-	if bs == nil {
-		return nil
-	}
-	if constrained {
-		return errBeamConstraint
-	}
-	g.reqs = beamRequests(g.reqs, len(g.reqs), bs)
-	return nil
-}
-
-// endBeams ends the choices of the request's beam search.
-func (g *chatGen) endBeams(res runtime.Result) error {
-	return fanBeams(res, len(g.choices), func(k int, ev runtime.Event, r runtime.Result) error {
-		if err := g.event(k, ev); err != nil {
-			return err
-		}
-		return g.end(k, r, nil)
 	})
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -22,22 +21,8 @@ func (s *Server) handleChat(c *call) {
 	}
 	serveGeneration(s, c, req.Model, req.Stream, func(m Model) (generation[openai.ChatCompletion], aggregator[openai.ChatCompletion], error) {
 		g, err := s.newChatGen(m, req)
-		return g, &chatAggregator{logprobs: req.Logprobs, gen: g}, err
+		return g, &chatAggregator{logprobs: req.Logprobs, gen: g}, chatNames.openai(err)
 	})
-}
-
-// open implements generation: it measures the prompt's
-// log-probabilities for prompt_logprobs.
-func (g *chatGen) open(ctx context.Context, out delivery[openai.ChatCompletion]) error {
-	g.out = out
-	if k := g.req.PromptLogprobs; k != nil {
-		lps, err := scorePrompt(ctx, g.m, g.reqs[0].Prompt, *k)
-		if err != nil {
-			return err
-		}
-		g.promptLP = g.tokens.promptLogprobs(lps, *k)
-	}
-	return nil
 }
 
 // acquire gets the request's model and its id (the metrics label),
@@ -93,71 +78,22 @@ func modelNotFound(model string, err error) error {
 	return nf
 }
 
-// newChatGen renders the prompt and prepares the sequences of a request.
+// newChatGen prepares the plan of a request, with the chat completions
+// encoder of its stream.
 func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) {
-	info := m.Info()
-	if err := checkScorer(m, &req.Ext); err != nil {
-		return nil, err
-	}
-	cp, err := renderChatRequest(m, req)
-	if err != nil {
-		return nil, err
-	}
-	format, spec, kwargs, text := cp.format, cp.spec, cp.kwargs, cp.text
-	ids := m.EncodePrompt(text)
-	if ids, err = truncate(ids, req.TruncatePromptTokens, info.Context, "messages"); err != nil {
-		return nil, err
-	}
-	p, err := params(sampling{common: &req.Sampling, ext: &req.Ext, maxTokens: req.Limit(),
-		logprobs: req.Logprobs, topLogprobs: req.TopLogprobCount()}, info)
-	if err != nil {
-		return nil, err
-	}
-	popt := parseOptions(text, format, kwargs, &spec)
-	popt.Reasoning = openai.Flag(req.SeparateReasoning, true)
-	constraint, err := s.compileSpec(&spec, req.ResponseFormat, req.Tools)
-	if err != nil {
-		return nil, err
-	}
-	keepSpecial := !openai.Flag(req.SkipSpecialTokens, true) || format.SpecialMarkers()
-	n := req.Choices()
 	g := &chatGen{id: newID("chatcmpl-", 29), created: time.Now().Unix(), model: req.Model, fingerprint: s.opt.Fingerprint,
-		m: m, req: req, promptTokens: len(ids), tokens: newTokenTexts(m)}
+		req: req, tokens: newTokenTexts(m)}
+	st, err := s.prepare(m, chatPlan(req), g)
+	if err != nil {
+		return nil, err
+	}
+	g.st = st
+	for i := range st.choices {
+		g.choices = append(g.choices, &chatChoice{index: i})
+	}
 	g.includeUsage = !req.Stream || (req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
 	g.continuous = req.Stream && req.StreamOptions != nil && req.StreamOptions.ContinuousUsageStats
-	for i := range n {
-		g.reqs = append(g.reqs, runtime.Request{Prompt: ids, Params: withSeed(p, i), KeepSpecial: keepSpecial, Constraint: constraint,
-			Spec: speculation(&req.Ext)})
-		g.choices = append(g.choices, &chatChoice{index: i, parser: toolparse.New(popt)})
-	}
-	if err := g.useBeams(constraint != nil); err != nil {
-		return nil, err
-	}
 	return g, nil
-}
-
-// chatRendering is the prompt of a chat request and what was decided on
-// the way: the tool call syntax, the output constraint, the template
-// variables.
-type chatRendering struct {
-	format toolparse.Format
-	spec   constrain.Spec
-	kwargs map[string]any
-	text   string
-}
-
-// renderChatRequest renders the prompt of a chat request as generation
-// would (/apply-template shows it without generating).
-func renderChatRequest(m Model, req *openai.ChatRequest) (chatRendering, error) {
-	var r chatRendering
-	r.format = toolSyntax(req.ToolChoice.Mode, m.Info().ToolFormat)
-	var err error
-	if r.spec, err = chatSpec(req, r.format); err != nil {
-		return r, err
-	}
-	r.kwargs = thinkingKwargs(effortKwargs(req.ChatTemplateKwargs, req.ReasoningEffort), !r.spec.Empty())
-	r.text, err = chatPrompt(m, req, r.kwargs)
-	return r, err
 }
 
 // parseOptions returns the options of the parser of an output that
@@ -193,8 +129,8 @@ func toolSyntax(mode string, template toolparse.Format) toolparse.Format {
 
 // truncate applies truncate_prompt_tokens (keep the last k tokens; -1:
 // as many as the context holds with room for one token) and checks that
-// the prompt fits the context.
-func truncate(ids []int32, k *int, ctxLen int, param string) ([]int32, error) {
+// the prompt, the plan parameter key, fits the context.
+func truncate(ids []int32, k *int, ctxLen int, key string) ([]int32, error) {
 	if k != nil {
 		keep := *k
 		if keep == -1 {
@@ -205,62 +141,14 @@ func truncate(ids []int32, k *int, ctxLen int, param string) ([]int32, error) {
 		}
 	}
 	if len(ids) == 0 {
-		return nil, openai.Invalid(param, openai.CodeInvalidValue, "The prompt is empty: it has no tokens.")
+		return nil, planErr(key, openai.CodeInvalidValue, "The prompt is empty: it has no tokens.")
 	}
 	if ctxLen > 0 && len(ids) >= ctxLen {
-		return nil, contextError(param, len(ids), ctxLen)
+		return nil, planErr(key, openai.CodeContextLength,
+			"This model's maximum context length is %d tokens. However, your prompt has %d tokens, which leaves no room for the answer.",
+			ctxLen, len(ids))
 	}
 	return ids, nil
-}
-
-// chatPrompt renders the messages with the model's chat template and the
-// template variables kwargs, or concatenates their contents for
-// use_raw_prompt.
-func chatPrompt(m Model, req *openai.ChatRequest, kwargs map[string]any) (string, error) {
-	if req.ResponseFormat != nil && req.ResponseFormat.Type == "json_object" && !mentionsJSON(req.Messages) {
-		return "", openai.Invalid("messages", openai.CodeInvalidValue, "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.")
-	}
-	if openai.Flag(req.UseRawPrompt, false) {
-		var b strings.Builder
-		for _, msg := range req.Messages {
-			b.WriteString(msg.Content)
-		}
-		return b.String(), nil
-	}
-	msgs := make([]ChatMessage, len(req.Messages))
-	harmony := m.Info().ToolFormat == toolparse.FormatHarmony
-	for i, msg := range req.Messages {
-		msgs[i] = templateMessage(msg)
-		if harmony {
-			harmonyThinking(&msgs[i])
-		}
-	}
-	msgs = inlineToolResponses(m.Info(), msgs)
-	cont := openai.Flag(req.ContinueFinalMessage, false)
-	opt := ChatOptions{AddGenerationPrompt: openai.Flag(req.AddGenerationPrompt, !cont), ContinueFinalMessage: cont, Kwargs: kwargs,
-		Template: deref(req.ChatTemplate)}
-	if req.ToolChoice.Mode != openai.ToolChoiceNone {
-		for _, t := range req.Tools {
-			opt.Tools = append(opt.Tools, jsonObject(t))
-		}
-	}
-	text, err := m.RenderChat(msgs, opt)
-	if err != nil && opt.Template != "" {
-		return "", openai.Invalid("chat_template", openai.CodeInvalidValue, "The chat_template of the request failed on these messages: %v", err)
-	}
-	if err != nil {
-		return "", openai.Invalid("messages", openai.CodeInvalidValue, "The chat template of the model failed on these messages: %v", err)
-	}
-	return text, nil
-}
-
-func mentionsJSON(msgs []openai.Message) bool {
-	for _, m := range msgs {
-		if strings.Contains(strings.ToLower(m.Content), "json") {
-			return true
-		}
-	}
-	return false
 }
 
 // templateMessage converts a request message for the chat template.
@@ -306,4 +194,19 @@ func jsonObject(v any) json.RawMessage {
 		return nil
 	}
 	return b
+}
+
+// toolDecl is the declaration of a function tool as chat templates take
+// it: {"type": "function", "function": {name, description, parameters}}.
+func toolDecl(name, description string, parameters json.RawMessage, strict *bool) json.RawMessage {
+	type function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters,omitempty"`
+		Strict      *bool           `json:"strict,omitempty"`
+	}
+	return jsonObject(struct {
+		Type     string   `json:"type"`
+		Function function `json:"function"`
+	}{"function", function{name, description, parameters, strict}})
 }

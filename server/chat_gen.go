@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"slices"
 
 	"github.com/mlxrun/mlx/runtime"
@@ -8,18 +9,16 @@ import (
 	"github.com/mlxrun/mlx/server/toolparse"
 )
 
-// chatGen turns the sequences of a chat request into chunks.
+// chatGen is the chat completions encoder of a plan's stream: it turns
+// the parsed output of each choice into chunks.
 type chatGen struct {
 	id, model, fingerprint string
 	created                int64
-	m                      Model
 	req                    *openai.ChatRequest
-	reqs                   []runtime.Request
+	st                     *genStream
 	choices                []*chatChoice
 	out                    delivery[openai.ChatCompletion]
 	tokens                 *tokenTexts
-	promptTokens           int
-	cached                 int
 	includeUsage           bool
 	continuous             bool
 	promptLP               openai.PromptLogprobs // prompt_logprobs, set by open
@@ -28,11 +27,8 @@ type chatGen struct {
 // chatChoice is the state of one choice.
 type chatChoice struct {
 	index      int
-	parser     *toolparse.Parser
 	started    bool
 	calls      int
-	completion int // tokens generated
-	reasoning  int // of which reasoning
 	pendingLP  []openai.TokenLogprob
 	stopReason any // set at the end
 }
@@ -57,17 +53,24 @@ func (g *chatGen) begin(ch *chatChoice) error {
 	return g.out.send(g.chunk(ch, &openai.ChatMessage{Role: openai.RoleAssistant, Content: &empty}))
 }
 
-// event implements seqHandler.
-func (g *chatGen) event(i int, ev runtime.Event) error {
+// open implements generation: it measures the prompt's
+// log-probabilities for prompt_logprobs.
+func (g *chatGen) open(ctx context.Context, out delivery[openai.ChatCompletion]) error {
+	g.out = out
+	if err := g.st.open(ctx); err != nil {
+		return err
+	}
+	if k := g.st.plan.promptLogprobs; k != nil {
+		g.promptLP = g.tokens.promptLogprobs(g.st.promptLP, *k)
+	}
+	return nil
+}
+
+// encodeDelta implements encoder.
+func (g *chatGen) encodeDelta(i int, d toolparse.Delta, ev runtime.Event) error {
 	ch := g.choices[i]
 	if err := g.begin(ch); err != nil {
 		return err
-	}
-	was := ch.parser.InReasoning()
-	d := ch.parser.Feed(ev.Text)
-	ch.completion += len(ev.Tokens)
-	if was || ch.parser.InReasoning() {
-		ch.reasoning += len(ev.Tokens)
 	}
 	if g.req.Logprobs {
 		for _, lp := range ev.Logprobs {
@@ -113,28 +116,11 @@ func (g *chatGen) delta(ch *chatChoice, d toolparse.Delta, finish *string) error
 	return g.out.send(c)
 }
 
-// end implements seqHandler.
-func (g *chatGen) end(i int, res runtime.Result, err error) error {
-	if err != nil {
-		return err
-	}
-	if len(res.Beams) > 0 {
-		return g.endBeams(res)
-	}
+// encodeEnd implements encoder.
+func (g *chatGen) encodeEnd(i int, res runtime.Result) error {
 	ch := g.choices[i]
-	if err := g.begin(ch); err != nil {
-		return err
-	}
-	if err := g.delta(ch, ch.parser.Flush(), nil); err != nil {
-		return err
-	}
-	if i == 0 {
-		g.cached = res.Usage.Cached
-	}
-	// The stop token counts as generated (as OpenAI counts it).
-	ch.completion = max(ch.completion, res.Usage.Completion)
 	reason := finishReason(res.Finish, ch.calls > 0)
-	ch.stopReason = stopReason(res, g.reqs[0].Params.StopTokenIDs)
+	ch.stopReason = stopReason(res, g.st.reqs[0].Params.StopTokenIDs)
 	if err := g.delta(ch, toolparse.Delta{}, &reason); err != nil {
 		return err
 	}
@@ -144,8 +130,9 @@ func (g *chatGen) end(i int, res runtime.Result, err error) error {
 	return nil
 }
 
-// finish sends the usage chunk after every choice ended.
-func (g *chatGen) finish() error {
+// encodeFinish implements encoder: the usage chunk after every choice
+// ended.
+func (g *chatGen) encodeFinish() error {
 	if !g.includeUsage {
 		return nil
 	}
@@ -156,15 +143,10 @@ func (g *chatGen) finish() error {
 
 // usage counts the prompt once and the tokens of every choice so far.
 func (g *chatGen) usage() openai.Usage {
-	u := openai.Usage{PromptTokens: g.promptTokens,
-		PromptTokensDetails:     &openai.PromptTokensDetails{CachedTokens: g.cached},
-		CompletionTokensDetails: &openai.CompletionTokensDetails{}}
-	for _, ch := range g.choices {
-		u.CompletionTokens += ch.completion
-		u.CompletionTokensDetails.ReasoningTokens += ch.reasoning
-	}
-	u.TotalTokens = u.PromptTokens + u.CompletionTokens
-	return u
+	t := g.st.usage()
+	return openai.Usage{PromptTokens: t.prompt, CompletionTokens: t.completion, TotalTokens: t.prompt + t.completion,
+		PromptTokensDetails:     &openai.PromptTokensDetails{CachedTokens: t.cached},
+		CompletionTokensDetails: &openai.CompletionTokensDetails{ReasoningTokens: t.reasoning}}
 }
 
 // finishReason maps the engine's reason to the API's.
@@ -197,5 +179,8 @@ func timing(res runtime.Result) *timingSummary {
 		PrefillRate: t.PrefillRate(), DecodeRate: t.DecodeRate(), CachedTokens: res.Usage.Cached}
 }
 
-func (g *chatGen) requestID() string           { return g.id }
-func (g *chatGen) requests() []runtime.Request { return g.reqs }
+func (g *chatGen) requestID() string                            { return g.id }
+func (g *chatGen) requests() []runtime.Request                  { return g.st.reqs }
+func (g *chatGen) event(i int, ev runtime.Event) error          { return g.st.event(i, ev) }
+func (g *chatGen) end(i int, r runtime.Result, err error) error { return g.st.end(i, r, err) }
+func (g *chatGen) finish() error                                { return g.encodeFinish() }

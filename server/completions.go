@@ -6,6 +6,7 @@ import (
 
 	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/server/openai"
+	"github.com/mlxrun/mlx/server/toolparse"
 )
 
 // handleCompletions serves POST /v1/completions.
@@ -22,7 +23,7 @@ func (s *Server) handleCompletions(c *call) {
 			}
 		}
 		g, err := s.newCompletionGen(m, req)
-		return g, &completionAggregator{gen: g}, err
+		return g, &completionAggregator{gen: g}, chatNames.openai(err)
 	})
 }
 
@@ -62,7 +63,7 @@ type completionGen struct {
 
 func (s *Server) newCompletionGen(m Model, req *openai.CompletionRequest) (*completionGen, error) {
 	info := m.Info()
-	if err := checkScorer(m, &req.Ext); err != nil {
+	if err := checkScorer(m, req.PromptLogprobs); err != nil {
 		return nil, err
 	}
 	g := &completionGen{id: newID("cmpl-", 29), created: time.Now().Unix(), model: req.Model, fingerprint: s.opt.Fingerprint,
@@ -83,16 +84,19 @@ func (s *Server) newCompletionGen(m Model, req *openai.CompletionRequest) (*comp
 	if wantLP {
 		top = *req.Logprobs
 	}
-	p, err := params(sampling{common: &req.Sampling, ext: &req.Ext, maxTokens: req.Limit(),
-		logprobs: wantLP || g.best > g.n, topLogprobs: top}, info)
+	pl := &plan{sampling: openaiSampling(&req.Sampling, req.Limit()), logprobs: wantLP || g.best > g.n, topLogprobs: top,
+		format: responseFormat(req.ResponseFormat), choice: openai.ToolChoiceNone}
+	extSampling(&pl.sampling, &req.Ext)
+	pl.format.grammar = deref(req.Grammar)
+	p, err := params(pl, info)
 	if err != nil {
 		return nil, err
 	}
-	spec, err := formatSpec(req.Ext, req.ResponseFormat)
+	spec, err := pl.constraint(toolparse.FormatNone)
 	if err != nil {
 		return nil, err
 	}
-	constraint, err := s.compileSpec(&spec, req.ResponseFormat, nil)
+	constraint, err := s.compileSpec(&spec, pl)
 	if err != nil {
 		return nil, err
 	}

@@ -45,10 +45,3 @@ func apiError(err error) *openai.Error {
 // retryAfterSeconds is the Retry-After of a 429: the queue of a busy
 // engine moves on within seconds.
 const retryAfterSeconds = 1
-
-// contextError is the 400 of a prompt that does not fit.
-func contextError(param string, prompt, ctxLen int) *openai.Error {
-	return openai.Invalid(param, openai.CodeContextLength,
-		"This model's maximum context length is %d tokens. However, your prompt has %d tokens, which leaves no room for the answer.",
-		ctxLen, prompt)
-}

@@ -38,7 +38,7 @@ func (s *Server) handleInfill(c *call) {
 		return
 	}
 	if !req.Stream {
-		respondJSON(s, c, agg, release, gen)
+		respondWhole(s, c, release, func(ctx context.Context) error { return gen(ctx, agg) }, agg.result, writeAPIError)
 		return
 	}
 	streamSSE(s, c, release, func(ctx context.Context, w *sse.Writer) error {

@@ -17,7 +17,7 @@ func (s *Server) handleInputTokens(c *call) {
 	}
 	n, err := s.countInputTokens(c, req)
 	if err != nil {
-		writeError(c.rc, apiError(inputParam(err)))
+		writeError(c.rc, apiError(responseNames.openai(err)))
 		return
 	}
 	writeJSON(c.rc, http.StatusOK, openai.InputTokens{Object: openai.ObjectInputTokens, InputTokens: n})
@@ -29,7 +29,7 @@ func (s *Server) countInputTokens(c *call, req *openai.ResponseRequest) (int, er
 	if err != nil {
 		return 0, err
 	}
-	cr, err := p.chatRequest()
+	pl, err := p.plan()
 	if err != nil {
 		return 0, err
 	}
@@ -38,7 +38,7 @@ func (s *Server) countInputTokens(c *call, req *openai.ResponseRequest) (int, er
 		return 0, err
 	}
 	defer release()
-	r, err := renderChatRequest(m, cr)
+	r, err := pl.renderText(m)
 	if err != nil {
 		return 0, err
 	}

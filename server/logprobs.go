@@ -28,15 +28,29 @@ func (t *tokenTexts) text(id int32) string {
 
 // chatLogprob converts a token's log-probability to the chat format.
 func (t *tokenTexts) chatLogprob(lp runtime.Logprob) openai.TokenLogprob {
-	out := t.entry(lp.ID, lp.Logprob)
-	out.TopLogprobs = make([]openai.TokenLogprob, 0, len(lp.Top))
+	text, b, v := t.entry(lp.ID, lp.Logprob)
+	out := openai.TokenLogprob{Token: text, Bytes: b, Logprob: v, TopLogprobs: make([]openai.TokenLogprob, 0, len(lp.Top))}
 	for _, alt := range lp.Top {
-		out.TopLogprobs = append(out.TopLogprobs, t.entry(alt.ID, alt.Logprob))
+		text, b, v := t.entry(alt.ID, alt.Logprob)
+		out.TopLogprobs = append(out.TopLogprobs, openai.TokenLogprob{Token: text, Bytes: b, Logprob: v})
 	}
 	return out
 }
 
-func (t *tokenTexts) entry(id int32, logprob float32) openai.TokenLogprob {
+// responseLogprob converts a token's log-probability to the Responses
+// format.
+func (t *tokenTexts) responseLogprob(lp runtime.Logprob) openai.Logprob {
+	text, b, v := t.entry(lp.ID, lp.Logprob)
+	out := openai.Logprob{Token: text, Bytes: b, Logprob: v, TopLogprobs: make([]openai.TopLogprob, 0, len(lp.Top))}
+	for _, alt := range lp.Top {
+		text, b, v := t.entry(alt.ID, alt.Logprob)
+		out.TopLogprobs = append(out.TopLogprobs, openai.TopLogprob{Token: text, Bytes: b, Logprob: v})
+	}
+	return out
+}
+
+// entry is the text of token id, its bytes and its finite log-probability.
+func (t *tokenTexts) entry(id int32, logprob float32) (string, []int, float64) {
 	s := t.text(id)
 	raw := s
 	if p, ok := t.m.(Piecer); ok {
@@ -48,7 +62,7 @@ func (t *tokenTexts) entry(id int32, logprob float32) openai.TokenLogprob {
 	for i := range len(raw) {
 		b[i] = int(raw[i])
 	}
-	return openai.TokenLogprob{Token: s, Logprob: finite(logprob), Bytes: b}
+	return s, b, finite(logprob)
 }
 
 // completionLogprobs converts log-probabilities to the legacy format;

@@ -3,30 +3,12 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"time"
 
-	"github.com/mlxrun/mlx/runtime"
-	"github.com/mlxrun/mlx/runtime/sample"
-	"github.com/mlxrun/mlx/server/constrain"
 	"github.com/mlxrun/mlx/server/ollama"
 	"github.com/mlxrun/mlx/server/openai"
-	"github.com/mlxrun/mlx/server/toolparse"
 )
-
-// ollamaPlan is what an Ollama chat or generate request asks for, decoded
-// once from its wire format.
-type ollamaPlan struct {
-	model   string
-	chat    bool          // /api/chat (else /api/generate)
-	msgs    []ChatMessage // rendered with the chat template
-	raw     string        // the prompt as is (generate with raw)
-	isRaw   bool
-	tools   []ollama.Tool
-	options ollama.Options
-	ollama.Decoded
-}
 
 // handleOllamaChat serves POST /api/chat.
 func (s *Server) handleOllamaChat(c *call) {
@@ -35,11 +17,11 @@ func (s *Server) handleOllamaChat(c *call) {
 		writeOllamaError(c.rc, err)
 		return
 	}
-	p := &ollamaPlan{model: req.Model, chat: true, tools: req.Tools, options: req.Options, Decoded: d}
+	p := ollamaPlan(req.Options, d, req.Tools)
 	for _, m := range req.Messages {
 		p.msgs = append(p.msgs, ollamaMessage(m))
 	}
-	s.serveOllama(c, p)
+	s.serveOllama(c, req.Model, true, d, p)
 }
 
 // handleOllamaGenerate serves POST /api/generate.
@@ -49,16 +31,43 @@ func (s *Server) handleOllamaGenerate(c *call) {
 		writeOllamaError(c.rc, err)
 		return
 	}
-	p := &ollamaPlan{model: req.Model, options: req.Options, Decoded: d, raw: req.Prompt, isRaw: req.Raw}
-	if req.System != "" {
-		p.msgs = append(p.msgs, ChatMessage{Role: "system", Content: req.System})
-	}
-	p.msgs = append(p.msgs, ChatMessage{Role: "user", Content: req.Prompt})
 	if req.Prompt == "" {
 		s.loadOnly(c, req.Model, d.KeepAlive)
 		return
 	}
-	s.serveOllama(c, p)
+	p := ollamaPlan(req.Options, d, nil)
+	if req.System != "" {
+		p.msgs = append(p.msgs, ChatMessage{Role: "system", Content: req.System})
+	}
+	p.msgs = append(p.msgs, ChatMessage{Role: "user", Content: req.Prompt})
+	if req.Raw {
+		p.raw = &req.Prompt
+	}
+	s.serveOllama(c, req.Model, false, d, p)
+}
+
+// ollamaPlan decodes what Ollama's chat and generate requests share into
+// a plan: the options, the format, think, and the tools (called when the
+// model wants).
+func ollamaPlan(o ollama.Options, d ollama.Decoded, tools []ollama.Tool) *plan {
+	p := &plan{render: ChatOptions{AddGenerationPrompt: true}, kwargs: ollamaKwargs(d.Think), choice: openai.ToolChoiceNone,
+		parallel: true, numCtx: o.NumCtx, fillContext: true, format: outputFormat{json: d.Format.JSON, schema: d.Format.Schema},
+		sampling: samplingPlan{temperature: o.Temperature, topP: o.TopP, minP: o.MinP, typicalP: o.TypicalP,
+			repetitionPenalty: o.RepeatPenalty, presence: o.PresencePenalty, frequency: o.FrequencyPenalty,
+			topK: o.TopK, seed: o.Seed, stop: o.Stop}}
+	if n := o.NumPredict; n != nil && *n >= 0 {
+		p.sampling.maxTokens = max(*n, 1) // 0 asks for the fewest the engine generates
+	}
+	if len(tools) > 0 {
+		p.choice = openai.ToolChoiceAuto
+	}
+	for _, t := range tools {
+		if t.Type == "" {
+			t.Type = "function"
+		}
+		p.tools = append(p.tools, planTool{name: t.Function.Name, params: t.Function.Parameters, decl: jsonObject(t)})
+	}
+	return p
 }
 
 // loadOnly answers a generate request without a prompt, which loads the
@@ -96,104 +105,31 @@ func ollamaMessage(m ollama.Message) ChatMessage {
 	return out
 }
 
-// serveOllama prepares and runs a chat or generate plan.
-func (s *Server) serveOllama(c *call, p *ollamaPlan) {
+// serveOllama prepares and runs the plan of a chat or generate request.
+func (s *Server) serveOllama(c *call, model string, chat bool, d ollama.Decoded, p *plan) {
 	began := time.Now()
-	m, id, release, err := s.acquire(c, p.model)
+	m, id, release, err := s.acquire(c, model)
 	if err != nil {
-		writeOllamaError(c.rc, ollamaNotFound(p.model, err))
+		writeOllamaError(c.rc, ollamaNotFound(model, err))
 		return
 	}
-	s.keepAlive(id, p.KeepAlive)
-	g, err := s.newOllamaGen(m, p)
-	if err != nil {
+	s.keepAlive(id, d.KeepAlive)
+	g := &ollamaGen{model: model, chat: chat, start: c.start}
+	if g.st, err = s.prepare(m, p, g); err != nil {
 		release()
 		writeOllamaError(c.rc, err)
 		return
 	}
-	g.load, g.start = time.Since(began), c.start
+	g.load = time.Since(began)
 	r := s.newRunner(c, m, id)
-	if !p.Stream {
-		respondOllamaJSON(s, c, release, func(ctx context.Context) error { return r.run(ctx, g.reqs, g) }, g.result)
+	if !d.Stream {
+		respondWhole(s, c, release, func(ctx context.Context) error { return g.st.run(ctx, r) }, g.result, writeOllamaError)
 		return
 	}
 	streamNDJSON(s, c, release, func(ctx context.Context, send func(any) error) error {
 		g.send = send
-		return r.run(ctx, g.reqs, g)
+		return g.st.run(ctx, r)
 	})
-}
-
-// newOllamaGen renders the prompt of p and prepares its sequence.
-func (s *Server) newOllamaGen(m Model, p *ollamaPlan) (*ollamaGen, error) {
-	info := m.Info()
-	mode := openai.ToolChoiceNone
-	if len(p.tools) > 0 {
-		mode = openai.ToolChoiceAuto
-	}
-	format := toolSyntax(mode, info.ToolFormat)
-	spec := constrain.Spec{JSON: p.Format.JSON, Schema: p.Format.Schema}
-	if len(p.tools) > 0 {
-		spec.Calls, spec.MaxCalls, spec.Syntax = constrain.CallsOptional, maxForcedCalls, format
-		for _, t := range p.tools {
-			spec.Tools = append(spec.Tools, constrain.Tool{Name: t.Function.Name, Parameters: t.Function.Parameters})
-		}
-	}
-	kwargs := thinkingKwargs(ollamaKwargs(p.Think), !spec.Empty())
-	text, err := p.prompt(m, kwargs)
-	if err != nil {
-		return nil, err
-	}
-	ctxLen := info.Context
-	if n := p.options.NumCtx; n != nil && (ctxLen == 0 || *n < ctxLen) {
-		ctxLen = *n
-	}
-	ids, err := truncate(m.EncodePrompt(text), nil, ctxLen, "messages")
-	if err != nil {
-		return nil, err
-	}
-	params, err := ollamaParams(p.options, info, ctxLen-len(ids))
-	if err != nil {
-		return nil, err
-	}
-	popt := toolparse.Options{Format: format, Reasoning: true, InReasoning: endsInThink(text), Schemas: toolSchemas(spec.Tools)}
-	spec.Think = thinkMode(popt.InReasoning, kwargs)
-	if format == toolparse.FormatHarmony {
-		spec.Syntax, spec.Think = format, constrain.ThinkOptional
-	}
-	constraint, err := s.compileSpec(&spec, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	keep := format.SpecialMarkers()
-	g := &ollamaGen{model: p.model, chat: p.chat, parser: toolparse.New(popt), promptTokens: len(ids)}
-	g.reqs = []runtime.Request{{Prompt: ids, Params: params, KeepSpecial: keep, Constraint: constraint}}
-	return g, nil
-}
-
-// prompt renders the plan's messages, or returns its raw prompt.
-func (p *ollamaPlan) prompt(m Model, kwargs map[string]any) (string, error) {
-	if p.isRaw {
-		return p.raw, nil
-	}
-	opt := ChatOptions{AddGenerationPrompt: true, Kwargs: kwargs}
-	for _, t := range p.tools {
-		if t.Type == "" {
-			t.Type = "function"
-		}
-		opt.Tools = append(opt.Tools, jsonObject(t))
-	}
-	msgs := p.msgs
-	if m.Info().ToolFormat == toolparse.FormatHarmony {
-		msgs = append([]ChatMessage(nil), msgs...)
-		for i := range msgs {
-			harmonyThinking(&msgs[i])
-		}
-	}
-	text, err := m.RenderChat(inlineToolResponses(m.Info(), msgs), opt)
-	if err != nil {
-		return "", &ollama.BadRequest{Msg: "the chat template of the model failed on these messages: " + err.Error()}
-	}
-	return text, nil
 }
 
 // ollamaKwargs are the template variables of think.
@@ -206,44 +142,6 @@ func ollamaKwargs(t ollama.Think) map[string]any {
 		kw["reasoning_effort"] = t.Effort
 	}
 	return kw
-}
-
-// ollamaParams are the sampling parameters of options over the model's
-// defaults; room is how many tokens the context has left.
-func ollamaParams(o ollama.Options, info ModelInfo, room int) (sample.Params, error) {
-	p := modelDefaults(info)
-	setF(&p.Temperature, o.Temperature)
-	setF(&p.TopP, o.TopP)
-	setF(&p.MinP, o.MinP)
-	setF(&p.TypicalP, o.TypicalP)
-	setF(&p.RepetitionPenalty, o.RepeatPenalty)
-	setF(&p.PresencePenalty, o.PresencePenalty)
-	setF(&p.FrequencyPenalty, o.FrequencyPenalty)
-	if o.TopK != nil {
-		p.TopK = max(*o.TopK, 0)
-	}
-	if o.Seed != nil {
-		seed := *o.Seed
-		p.Seed = &seed
-	}
-	p.Stop = o.Stop
-	if n := o.NumPredict; n != nil && *n >= 0 {
-		p.MaxTokens = *n
-		if *n == 0 {
-			p.MaxTokens = 1 // the fewest the engine generates
-		}
-	}
-	if room > 0 && (p.MaxTokens == 0 || p.MaxTokens > room) {
-		p.MaxTokens = room
-	}
-	if err := p.Validate(); err != nil {
-		var pe *sample.ParamError
-		if errors.As(err, &pe) {
-			return p, &ollama.BadRequest{Msg: "invalid option " + pe.Param + ": " + pe.Msg}
-		}
-		return p, &ollama.BadRequest{Msg: err.Error()}
-	}
-	return p, nil
 }
 
 // ollamaArguments turns a tool call's JSON text into the object Ollama

@@ -9,30 +9,24 @@ import (
 	"github.com/mlxrun/mlx/server/toolparse"
 )
 
-// ollamaGen encodes the one sequence of an Ollama request: as objects
-// sent one by one (send set), or gathered into one answer.
+// ollamaGen is the Ollama encoder of a plan's stream: objects sent one
+// by one (send set), or gathered into one answer.
 type ollamaGen struct {
-	model        string
-	chat         bool
-	reqs         []runtime.Request
-	parser       *toolparse.Parser
-	send         func(any) error // nil: gather
-	promptTokens int
-	load         time.Duration // getting the model
-	start        time.Time     // the request's arrival
+	model string
+	chat  bool
+	st    *genStream
+	send  func(any) error // nil: gather
+	load  time.Duration   // getting the model
+	start time.Time       // the request's arrival
 
 	content, thinking strings.Builder
 	calls             []ollama.ToolCall
 	final             any // the last object, once the sequence ended
 }
 
-// event implements seqHandler.
-func (g *ollamaGen) event(_ int, ev runtime.Event) error {
-	return g.delta(g.parser.Feed(ev.Text))
-}
-
-// delta sends or gathers what the parser gave.
-func (g *ollamaGen) delta(d toolparse.Delta) error {
+// encodeDelta implements encoder: it sends or gathers what the parser
+// gave.
+func (g *ollamaGen) encodeDelta(_ int, d toolparse.Delta, _ runtime.Event) error {
 	if d.Empty() {
 		return nil
 	}
@@ -62,21 +56,15 @@ func (g *ollamaGen) object(content, thinking string, calls []ollama.ToolCall, do
 		Done: done, DoneReason: reason, Metrics: m}
 }
 
-// end implements seqHandler: the last object carries the reason and the
-// counts and durations.
-func (g *ollamaGen) end(_ int, res runtime.Result, err error) error {
-	if err != nil {
-		return err
-	}
-	if err := g.delta(g.parser.Flush()); err != nil {
-		return err
-	}
+// encodeEnd implements encoder: the last object carries the reason and
+// the counts and durations.
+func (g *ollamaGen) encodeEnd(_ int, res runtime.Result) error {
 	reason := "stop"
 	if res.Finish == runtime.FinishLength {
 		reason = "length"
 	}
 	m := ollama.Metrics{TotalDuration: int64(time.Since(g.start)), LoadDuration: int64(g.load),
-		PromptEvalCount: max(res.Usage.Prompt, g.promptTokens), PromptEvalDuration: int64(res.Timings.Prefill),
+		PromptEvalCount: max(res.Usage.Prompt, len(g.st.prompt)), PromptEvalDuration: int64(res.Timings.Prefill),
 		EvalCount: res.Usage.Completion, EvalDuration: int64(res.Timings.Decode)}
 	if g.send != nil {
 		return g.send(g.object("", "", nil, true, reason, m))
@@ -85,11 +73,8 @@ func (g *ollamaGen) end(_ int, res runtime.Result, err error) error {
 	return nil
 }
 
+// encodeFinish implements encoder: encodeEnd made the last object.
+func (g *ollamaGen) encodeFinish() error { return nil }
+
 // result is the gathered answer.
 func (g *ollamaGen) result() any { return g.final }
-
-// endsInThink reports whether a rendered prompt leaves a <think> block
-// open, so that the output begins with reasoning.
-func endsInThink(text string) bool {
-	return strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), toolparse.ThinkOpen)
-}

@@ -61,9 +61,9 @@ func (s *Server) handleOllamaPull(c *call) {
 		return
 	}
 	var last any
-	respondOllamaJSON(s, c, func() {}, func(ctx context.Context) error {
+	respondWhole(s, c, func() {}, func(ctx context.Context) error {
 		return pull(ctx, func(v any) error { last = v; return nil })
-	}, func() any { return last })
+	}, func() any { return last }, writeOllamaError)
 }
 
 // pullError gives a refused pull a 403 that says how to allow it, and a

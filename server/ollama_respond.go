@@ -11,6 +11,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/mlxrun/mlx/runtime"
+	"github.com/mlxrun/mlx/runtime/sample"
 	"github.com/mlxrun/mlx/server/ollama"
 )
 
@@ -29,11 +30,18 @@ func writeOllamaError(rc *fasthttp.RequestCtx, err error) {
 func ollamaError(err error) (int, string) {
 	var br *ollama.BadRequest
 	var st *ollamaStatus
+	var pe *paramError
+	var se *sample.ParamError
 	switch {
 	case errors.As(err, &br):
 		return http.StatusBadRequest, br.Msg
 	case errors.As(err, &st):
 		return st.status, st.msg
+	case errors.As(err, &pe):
+		_, msg := pe.in(ollamaNames)
+		return http.StatusBadRequest, msg
+	case errors.As(err, &se):
+		return http.StatusBadRequest, "invalid " + ollamaNames.name(se.Param, 0) + ": " + se.Msg
 	}
 	e := apiError(err)
 	return e.Status, e.Message
@@ -59,23 +67,6 @@ type ollamaStatus struct {
 }
 
 func (e *ollamaStatus) Error() string { return e.msg }
-
-// respondOllamaJSON runs gen, watching the client, and writes result's
-// value, or the error.
-func respondOllamaJSON(s *Server, c *call, release func(), gen func(context.Context) error, result func() any) {
-	defer release()
-	ctx, stop := s.watchCall(c, c.rc.Conn())
-	err := gen(ctx)
-	stop()
-	if err != nil {
-		if errors.Is(err, ErrClientGone) {
-			c.status = 499
-		}
-		writeOllamaError(c.rc, err)
-		return
-	}
-	writeJSON(c.rc, http.StatusOK, result())
-}
 
 // streamNDJSON answers with newline-delimited JSON objects that write
 // sends inside fasthttp's body stream writer. An error write returns

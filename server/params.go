@@ -5,71 +5,61 @@ import (
 	"github.com/mlxrun/mlx/server/openai"
 )
 
-// sampling is what params needs of a request.
-type sampling struct {
-	common      *openai.Sampling
-	ext         *openai.Ext
-	maxTokens   int
-	logprobs    bool
-	topLogprobs int
-}
-
-// params builds the sampling parameters of a request for a model: the
-// model's defaults, then what the request sets. Token ids are checked
+// params builds the sampling parameters of a plan for a model: the
+// model's defaults, then what the plan sets. Token ids are checked
 // against the vocabulary; sample's own checks run last.
-func params(s sampling, info ModelInfo) (sample.Params, error) {
-	p := modelDefaults(info)
-	c, x := s.common, s.ext
-	setF(&p.Temperature, c.Temperature)
-	setTopP(&p, c.TopP)
-	setF(&p.PresencePenalty, c.PresencePenalty)
-	setF(&p.FrequencyPenalty, c.FrequencyPenalty)
-	setF(&p.MinP, x.MinP)
-	setF(&p.TypicalP, x.TypicalP)
-	setF(&p.RepetitionPenalty, x.RepetitionPenalty)
-	if x.TopK != nil {
-		if err := checkTopK(*x.TopK, info); err != nil {
-			return p, err
+func params(p *plan, info ModelInfo) (sample.Params, error) {
+	sp := modelDefaults(info)
+	s := &p.sampling
+	setF(&sp.Temperature, s.temperature)
+	setTopP(&sp, s.topP)
+	setF(&sp.PresencePenalty, s.presence)
+	setF(&sp.FrequencyPenalty, s.frequency)
+	setF(&sp.MinP, s.minP)
+	setF(&sp.TypicalP, s.typicalP)
+	setF(&sp.RepetitionPenalty, s.repetitionPenalty)
+	if s.topK != nil {
+		if err := checkTopK(*s.topK, info); err != nil {
+			return sp, err
 		}
-		p.TopK = max(*x.TopK, 0)
+		sp.TopK = max(*s.topK, 0)
 	}
-	if openai.Flag(x.GreedySampling, false) {
-		p.Temperature = 0
+	if s.greedy {
+		sp.Temperature = 0
 	}
-	if x.MinTokens != nil {
-		p.MinTokens = *x.MinTokens
+	if s.minTokens != nil {
+		sp.MinTokens = *s.minTokens
 	}
-	p.MaxTokens = s.maxTokens
-	p.IgnoreEOS = openai.Flag(x.IgnoreEOS, false)
-	p.IncludeStopStrInOutput = openai.Flag(x.IncludeStopStrInOutput, false)
-	p.Stop = c.Stop
-	p.Logprobs, p.TopLogprobs = s.logprobs, s.topLogprobs
-	if c.Seed != nil {
-		seed := *c.Seed
-		p.Seed = &seed
+	sp.MaxTokens = s.maxTokens
+	sp.IgnoreEOS, sp.IncludeStopStrInOutput = s.ignoreEOS, s.includeStop
+	sp.Stop = s.stop
+	sp.Logprobs, sp.TopLogprobs = p.logprobs, p.topLogprobs
+	if s.seed != nil {
+		seed := *s.seed
+		sp.Seed = &seed
 	}
-	for _, id := range x.StopTokenIDs {
+	for _, id := range s.stopTokenIDs {
 		if int(id) >= info.VocabSize {
-			return p, openai.Invalid("stop_token_ids", openai.CodeInvalidValue, "stop_token_ids holds %d, outside the vocabulary of %d tokens.", id, info.VocabSize)
+			return sp, planErr(keyStopIDs, openai.CodeInvalidValue, "%s holds %d, outside the vocabulary of %d tokens.", paramKey(keyStopIDs), id, info.VocabSize)
 		}
-		p.StopTokenIDs = append(p.StopTokenIDs, id)
+		sp.StopTokenIDs = append(sp.StopTokenIDs, id)
 	}
-	for id, v := range c.LogitBias {
+	for id, v := range s.logitBias {
 		if int(id) >= info.VocabSize {
-			return p, openai.Invalid("logit_bias", openai.CodeInvalidValue, "logit_bias names token %d, outside the vocabulary of %d tokens.", id, info.VocabSize)
+			return sp, planErr(keyLogitBias, openai.CodeInvalidValue, "%s names token %d, outside the vocabulary of %d tokens.", paramKey(keyLogitBias), id, info.VocabSize)
 		}
-		if p.LogitBias == nil {
-			p.LogitBias = map[int32]float64{}
+		if sp.LogitBias == nil {
+			sp.LogitBias = map[int32]float64{}
 		}
-		p.LogitBias[id] = v
+		sp.LogitBias[id] = v
 	}
-	if p.MinTokens > 0 && p.MaxTokens > 0 && p.MinTokens > p.MaxTokens {
-		return p, openai.Invalid("min_tokens", openai.CodeInvalidValue, "min_tokens (%d) must not exceed max_tokens (%d).", p.MinTokens, p.MaxTokens)
+	if sp.MinTokens > 0 && sp.MaxTokens > 0 && sp.MinTokens > sp.MaxTokens {
+		return sp, planErr(keyMinTokens, openai.CodeInvalidValue, "%s (%d) must not exceed %s (%d).", paramKey(keyMinTokens), sp.MinTokens, paramKey(keyMaxTokens), sp.MaxTokens)
 	}
-	if err := p.Validate(); err != nil {
-		return p, err
+	if err := sp.Validate(); err != nil {
+		return sp, err
 	}
-	return p, nil
+	return sp, nil
 }
 
 // modelDefaults are the sampling parameters of a request that sets none:
@@ -86,7 +76,7 @@ func modelDefaults(info ModelInfo) sample.Params {
 // checkTopK checks a top_k against the vocabulary.
 func checkTopK(k int, info ModelInfo) error {
 	if info.VocabSize > 0 && k > info.VocabSize {
-		return openai.Invalid("top_k", openai.CodeInvalidValue, "top_k must be at most the vocabulary's %d tokens, got %d.", info.VocabSize, k)
+		return planErr(keyTopK, openai.CodeInvalidValue, "%s must be at most the vocabulary's %d tokens, got %d.", paramKey(keyTopK), info.VocabSize, k)
 	}
 	return nil
 }

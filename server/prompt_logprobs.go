@@ -9,9 +9,9 @@ import (
 
 // checkScorer refuses prompt_logprobs on a model that cannot score a
 // prompt.
-func checkScorer(m Model, x *openai.Ext) error {
-	if _, ok := m.(Scorer); x.PromptLogprobs != nil && !ok {
-		return openai.Invalid("prompt_logprobs", openai.CodeUnsupported, "prompt_logprobs is not supported by this model: it cannot score prompts.")
+func checkScorer(m Model, k *int) error {
+	if _, ok := m.(Scorer); k != nil && !ok {
+		return planErr(keyPromptLP, openai.CodeUnsupported, "%s is not supported by this model: it cannot score prompts.", paramKey(keyPromptLP))
 	}
 	return nil
 }

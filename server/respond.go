@@ -9,8 +9,9 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/mlxrun/mlx/runtime"
+	"github.com/valyala/fasthttp"
 
+	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/server/sse"
 )
 
@@ -79,7 +80,7 @@ func (d sseDelivery[T]) annotate(a annotation) error {
 // runs when generation is over.
 func respond[T any](s *Server, c *call, stream bool, agg aggregator[T], release func(), gen func(context.Context, delivery[T]) error) {
 	if !stream {
-		respondJSON(s, c, agg, release, gen)
+		respondWhole(s, c, release, func(ctx context.Context) error { return gen(ctx, agg) }, agg.result, writeAPIError)
 		return
 	}
 	streamSSE(s, c, release, func(ctx context.Context, w *sse.Writer) error {
@@ -90,23 +91,27 @@ func respond[T any](s *Server, c *call, stream bool, agg aggregator[T], release 
 	})
 }
 
-// respondJSON runs gen into agg, watching the client, and writes agg's
-// result, or the error.
-func respondJSON[T any](s *Server, c *call, agg aggregator[T], release func(), gen func(context.Context, delivery[T]) error) {
+// respondWhole runs gen, watching the client, and writes result's value
+// as the JSON body, or gen's error with fail, the error writer of the
+// request's API. release runs when generation is over.
+func respondWhole(s *Server, c *call, release func(), gen func(context.Context) error, result func() any,
+	fail func(*fasthttp.RequestCtx, error)) {
 	defer release()
 	ctx, stop := s.watchCall(c, c.rc.Conn())
-	err := gen(ctx, agg)
+	err := gen(ctx)
 	stop()
 	if err != nil {
-		e := apiError(err)
 		if errors.Is(err, ErrClientGone) {
 			c.status = 499
 		}
-		writeError(c.rc, e)
+		fail(c.rc, err)
 		return
 	}
-	writeJSON(c.rc, http.StatusOK, agg.result())
+	writeJSON(c.rc, http.StatusOK, result())
 }
+
+// writeAPIError writes err as an OpenAI error body.
+func writeAPIError(rc *fasthttp.RequestCtx, err error) { writeError(rc, apiError(err)) }
 
 // streamSSE answers with an event stream that write writes inside
 // fasthttp's body stream writer, with keep-alive comments while it is

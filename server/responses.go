@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mlxrun/mlx/runtime/sample"
 	"github.com/mlxrun/mlx/server/openai"
 	"github.com/mlxrun/mlx/server/sse"
 	"github.com/mlxrun/mlx/store"
@@ -18,9 +19,9 @@ const cancelWait = 10 * time.Second
 func (s *Server) responsesEnabled() bool     { return s.opt.ResponseStore.MaxEntries > 0 }
 func (s *Server) conversationsEnabled() bool { return s.opt.ConversationStore.MaxEntries > 0 }
 
-// handleCreateResponse serves POST /v1/responses: the request becomes a
-// chat generation whose chunks a respBuilder turns into the response and
-// its events.
+// handleCreateResponse serves POST /v1/responses: the request and its
+// history become a plan whose stream a respBuilder turns into the
+// response and its events.
 func (s *Server) handleCreateResponse(c *call) {
 	req, perr := openai.ParseResponseRequest(c.rc.PostBody())
 	if perr != nil {
@@ -32,20 +33,14 @@ func (s *Server) handleCreateResponse(c *call) {
 		writeError(c.rc, apiError(err))
 		return
 	}
-	cr, err := p.chatRequest()
+	pl, err := p.plan()
 	if err != nil {
-		writeError(c.rc, apiError(err))
+		writeError(c.rc, apiError(responseNames.openai(err)))
 		return
 	}
 	m, id, release, err := s.acquire(c, req.Model)
 	if err != nil {
 		writeError(c.rc, apiError(err))
-		return
-	}
-	g, err := s.newChatGen(m, cr)
-	if err != nil {
-		release()
-		writeError(c.rc, apiError(inputParam(err)))
 		return
 	}
 	maxCalls := -1
@@ -55,12 +50,19 @@ func (s *Server) handleCreateResponse(c *call) {
 	if !openai.Flag(req.ParallelToolCalls, true) && (maxCalls < 0 || maxCalls > 1) {
 		maxCalls = 1 // soft: the calls after the first are dropped
 	}
-	b := newRespBuilder(p.initial(g), cr.Logprobs, maxCalls)
+	b := newRespBuilder(newTokenTexts(m), pl.logprobs, maxCalls)
+	st, err := s.prepare(m, pl, b)
+	if err != nil {
+		release()
+		writeError(c.rc, apiError(responseNames.openai(err)))
+		return
+	}
+	b.st, b.resp = st, p.initial(st.reqs[0].Params)
 	c.rc.Response.Header.Set("X-Request-Id", p.id)
-	run := &responseRun{plan: p, b: b, r: s.newRunner(c, m, id), g: g}
-	gen := func(ctx context.Context, _ delivery[openai.ChatCompletion]) error { return s.runResponse(ctx, run) }
+	run := &responseRun{plan: p, b: b, r: s.newRunner(c, m, id)}
+	gen := func(ctx context.Context) error { return s.runResponse(ctx, run) }
 	if !req.Streamed {
-		respondJSON(s, c, aggregator[openai.ChatCompletion](b), release, gen)
+		respondWhole(s, c, release, gen, func() any { return &b.resp }, writeAPIError)
 		return
 	}
 	streamSSE(s, c, release, func(ctx context.Context, w *sse.Writer) error {
@@ -71,15 +73,14 @@ func (s *Server) handleCreateResponse(c *call) {
 			}
 			return w.Event(ev.Header().Type, data)
 		}
-		return gen(ctx, b)
+		return gen(ctx)
 	})
 }
 
 // initial is the response object before generation: the request's
 // settings, the sampling values in use where it sets none, no output.
-func (p *responsePlan) initial(g *chatGen) openai.Response {
+func (p *responsePlan) initial(sp sample.Params) openai.Response {
 	r := p.req
-	sp := g.reqs[0].Params
 	resp := openai.Response{ID: p.id, Object: openai.ObjectResponse, CreatedAt: p.created.Unix(), Status: openai.StatusInProgress,
 		Instructions: r.Instructions, MaxOutputTokens: r.MaxOutputTokens, MaxToolCalls: r.MaxToolCalls, Model: r.Model,
 		Output: []openai.Item{}, ParallelToolCalls: openai.Flag(r.ParallelToolCalls, true), PreviousResponseID: r.PreviousResponseID,

@@ -3,14 +3,18 @@ package server
 import (
 	"strings"
 
+	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/server/openai"
+	"github.com/mlxrun/mlx/server/toolparse"
 	"github.com/mlxrun/mlx/store"
 )
 
-// respBuilder turns the chat chunks of a generation into the output items
-// of a response, and into its stream events when emit is set. It is the
-// delivery (and aggregator) of the chat generation a response runs.
+// respBuilder is the Responses encoder of a plan's stream: it turns the
+// parsed output into the output items of a response, and into its stream
+// events when emit is set.
 type respBuilder struct {
+	st        *genStream
+	tokens    *tokenTexts
 	resp      openai.Response
 	emit      func(openai.StreamEvent) error // nil: not streamed
 	writeErr  error                          // the first error of emit
@@ -19,15 +23,15 @@ type respBuilder struct {
 	buf       strings.Builder // the open item's text
 	partLP    []openai.Logprob
 	pendingLP []openai.Logprob // not yet sent with a text delta
+	heldLP    []openai.Logprob // of text the parser holds back
 	held      string           // white space held back until a message opens
 	logprobs  bool
 	callsLeft int // function calls still allowed; negative: no cap
-	finish    string
-	usage     *openai.Usage
+	finish    runtime.FinishReason
 }
 
-func newRespBuilder(resp openai.Response, logprobs bool, maxCalls int) *respBuilder {
-	return &respBuilder{resp: resp, cur: -1, logprobs: logprobs, callsLeft: maxCalls}
+func newRespBuilder(tokens *tokenTexts, logprobs bool, maxCalls int) *respBuilder {
+	return &respBuilder{tokens: tokens, cur: -1, logprobs: logprobs, callsLeft: maxCalls}
 }
 
 func hdr(typ string) openai.EventHeader { return openai.EventHeader{Type: typ} }
@@ -68,48 +72,47 @@ func (b *respBuilder) start() error {
 	return b.event(&openai.ResponseEvent{EventHeader: hdr(openai.EventInProgress), Response: &b.resp})
 }
 
-// send implements delivery: it takes one chat chunk.
-func (b *respBuilder) send(c *openai.ChatCompletion) error {
-	if c.Usage != nil {
-		u := *c.Usage
-		b.usage = &u
+// encodeDelta implements encoder. The log-probabilities of reasoning
+// are left out: they belong to no output text.
+func (b *respBuilder) encodeDelta(_ int, d toolparse.Delta, ev runtime.Event) error {
+	if b.logprobs {
+		for _, lp := range ev.Logprobs {
+			b.heldLP = append(b.heldLP, b.tokens.responseLogprob(lp))
+		}
 	}
-	for _, ch := range c.Choices {
-		if ch.FinishReason != nil {
-			b.finish = *ch.FinishReason
+	if d.Empty() {
+		return nil
+	}
+	if d.Reasoning == "" || d.Content != "" {
+		b.pendingLP = append(b.pendingLP, b.heldLP...)
+	}
+	b.heldLP = nil
+	if d.Reasoning != "" {
+		if err := b.reasoning(d.Reasoning); err != nil {
+			return err
 		}
-		d := ch.Delta
-		if d == nil {
-			continue
+	}
+	if d.Content != "" {
+		if err := b.text(d.Content); err != nil {
+			return err
 		}
-		reasoning, content := deref(d.ReasoningContent), deref(d.Content)
-		if ch.Logprobs != nil && b.logprobs && (reasoning == "" || content != "") {
-			b.pendingLP = append(b.pendingLP, responseLogprobs(ch.Logprobs.Content)...)
-		}
-		if reasoning != "" {
-			if err := b.reasoning(reasoning); err != nil {
-				return err
-			}
-		}
-		if content != "" {
-			if err := b.text(content); err != nil {
-				return err
-			}
-		}
-		for _, tc := range d.ToolCalls {
-			if err := b.call(tc); err != nil {
-				return err
-			}
+	}
+	for _, c := range d.Calls {
+		if err := b.call(c); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// annotate implements delivery; responses have no annotations.
-func (b *respBuilder) annotate(annotation) error { return nil }
+// encodeEnd implements encoder.
+func (b *respBuilder) encodeEnd(_ int, res runtime.Result) error {
+	b.finish = res.Finish
+	return nil
+}
 
-// result implements aggregator: the response as it stands.
-func (b *respBuilder) result() any { return &b.resp }
+// encodeFinish implements encoder; runResponse ends the response.
+func (b *respBuilder) encodeFinish() error { return nil }
 
 // openType is the type of the open item, "" when none.
 func (b *respBuilder) openType() string {
@@ -208,7 +211,7 @@ func (b *respBuilder) closeOpen(status string) error {
 }
 
 // call adds a complete function call, unless the cap on calls is reached.
-func (b *respBuilder) call(tc openai.ToolCall) error {
+func (b *respBuilder) call(c toolparse.Call) error {
 	b.held, b.pendingLP = "", nil
 	if err := b.closeOpen(openai.ItemCompleted); err != nil {
 		return err
@@ -218,10 +221,10 @@ func (b *respBuilder) call(tc openai.ToolCall) error {
 	}
 	b.callsLeft--
 	it := openai.Item{ID: store.NewID(itemPrefix(openai.ItemFunctionCall)), Type: openai.ItemFunctionCall, Status: openai.ItemInProgress,
-		CallID: tc.ID, Name: tc.Function.Name}
+		CallID: newID("call_", 24), Name: c.Name}
 	b.resp.Output = append(b.resp.Output, it)
 	i := len(b.resp.Output) - 1
-	args := tc.Function.Arguments
+	args := c.Arguments
 	err := firstErr(
 		b.event(&openai.ItemEvent{EventHeader: hdr(openai.EventItemAdded), OutputIndex: i, Item: &it}),
 		b.event(&openai.ArgumentsEvent{EventHeader: hdr(openai.EventArgumentsDelta), ItemID: it.ID, OutputIndex: i, Delta: &args}),
@@ -249,14 +252,11 @@ func (b *respBuilder) complete(status string, now int64, failure *openai.Respons
 	if status == openai.StatusIncomplete {
 		r.IncompleteDetails = &openai.IncompleteDetails{Reason: "max_output_tokens"}
 	}
-	if u := b.usage; u != nil {
-		r.Usage = &openai.ResponseUsage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
-		if u.PromptTokensDetails != nil {
-			r.Usage.InputTokensDetails.CachedTokens = u.PromptTokensDetails.CachedTokens
-		}
-		if u.CompletionTokensDetails != nil {
-			r.Usage.OutputTokensDetails.ReasoningTokens = u.CompletionTokensDetails.ReasoningTokens
-		}
+	if b.st != nil {
+		u := b.st.usage()
+		r.Usage = &openai.ResponseUsage{InputTokens: u.prompt, OutputTokens: u.completion, TotalTokens: u.prompt + u.completion}
+		r.Usage.InputTokensDetails.CachedTokens = u.cached
+		r.Usage.OutputTokensDetails.ReasoningTokens = u.reasoning
 	}
 	var text strings.Builder
 	for _, it := range r.Output {
@@ -283,19 +283,6 @@ func (b *respBuilder) terminal() error {
 		typ = openai.EventIncomplete
 	}
 	return b.event(&openai.ResponseEvent{EventHeader: hdr(typ), Response: &b.resp})
-}
-
-// responseLogprobs converts chat log-probabilities.
-func responseLogprobs(lps []openai.TokenLogprob) []openai.Logprob {
-	out := make([]openai.Logprob, len(lps))
-	for i, lp := range lps {
-		top := make([]openai.TopLogprob, len(lp.TopLogprobs))
-		for j, t := range lp.TopLogprobs {
-			top[j] = openai.TopLogprob{Token: t.Token, Bytes: t.Bytes, Logprob: t.Logprob}
-		}
-		out[i] = openai.Logprob{Token: lp.Token, Bytes: lp.Bytes, Logprob: lp.Logprob, TopLogprobs: top}
-	}
-	return out
 }
 
 // trimLogprobs drops the leading entries of lps that do not make up the

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/mlxrun/mlx/server/openai"
@@ -113,73 +112,61 @@ func (p *responsePlan) addHistory(items []store.Item) error {
 	return nil
 }
 
-// chatRequest is the request as a chat completion, the generation path
-// that the Responses API shares with chat completions.
-func (p *responsePlan) chatRequest() (*openai.ChatRequest, error) {
+// plan decodes the request, with its history, into a generation plan.
+func (p *responsePlan) plan() (*plan, error) {
 	r := p.req
-	msgs := chatMessages(r.Instructions, p.history, p.input)
+	msgs := conversation(r.Instructions, p.history, p.input)
 	if len(msgs) == 0 {
-		return nil, openai.Invalid("input", openai.CodeInvalidValue, "The input is empty: there is no message to answer.")
+		return nil, planErr(keyMessages, openai.CodeInvalidValue, "The %s is empty: there is no message to answer.", paramKey(keyMessages))
 	}
-	if r.Text.FormatType() == "json_object" && !mentionsJSON(msgs) {
-		return nil, openai.Invalid("text.format", openai.CodeInvalidValue,
-			"The input must contain the word 'json' in some form to use 'text.format' of type 'json_object'.")
-	}
-	cr := &openai.ChatRequest{Ext: r.Ext, Messages: msgs, Logprobs: r.Logprobs(), TopLogprobs: r.TopLogprobs,
-		ToolChoice: r.ToolChoice, ParallelToolCalls: r.ParallelToolCalls,
-		Sampling: openai.Sampling{Model: r.Model, MaxTokens: r.MaxOutputTokens, Temperature: r.Temperature, TopP: r.TopP}}
-	for _, t := range r.Tools {
-		cr.Tools = append(cr.Tools, t.Chat())
+	g := &plan{msgs: msgs, logprobs: r.Logprobs(), topLogprobs: r.TopLogprobCount(), choice: r.ToolChoice.Mode,
+		named: r.ToolChoice.Function, parallel: openai.Flag(r.ParallelToolCalls, true),
+		sampling: samplingPlan{temperature: r.Temperature, topP: r.TopP}}
+	if r.MaxOutputTokens != nil {
+		g.sampling.maxTokens = *r.MaxOutputTokens
 	}
 	if f := r.Text; f != nil && f.Format != nil && f.Format.Type != "text" {
-		cr.ResponseFormat = &openai.ResponseFormat{Type: f.Format.Type}
-		if f.Format.Type == "json_schema" {
-			cr.ResponseFormat.JSONSchema = &openai.JSONSchema{Name: f.Format.Name, Description: f.Format.Description,
-				Schema: f.Format.Schema, Strict: f.Format.Strict}
-		}
+		g.format = outputFormat{json: true, mentionJSON: f.Format.Type == "json_object", schema: f.Format.Schema, schemaName: f.Format.Name}
 	}
+	var effort *string
 	if r.Reasoning != nil {
-		cr.ReasoningEffort = r.Reasoning.Effort
+		effort = r.Reasoning.Effort
 	}
-	return cr, nil
+	extPlan(g, &r.Ext, effort)
+	for _, t := range r.Tools {
+		g.tools = append(g.tools, planTool{name: t.Name, params: t.Parameters, decl: toolDecl(t.Name, deref(t.Description), t.Parameters, t.Strict)})
+	}
+	return g, nil
 }
 
-// chatMessages turns instructions and items into chat messages: function
-// calls join the assistant message before them, function call outputs
-// become tool messages, and reasoning is left out.
-func chatMessages(instructions *string, lists ...[]openai.Item) []openai.Message {
-	var msgs []openai.Message
+// conversation turns instructions and items into template messages:
+// function calls join the assistant message before them, function call
+// outputs become tool messages, and reasoning is left out.
+func conversation(instructions *string, lists ...[]openai.Item) []ChatMessage {
+	var msgs []ChatMessage
 	if instructions != nil && *instructions != "" {
-		msgs = append(msgs, textMessage(openai.RoleSystem, *instructions))
+		msgs = append(msgs, ChatMessage{Role: openai.RoleSystem, Content: *instructions})
 	}
 	names := map[string]string{} // call id → function name
 	for _, items := range lists {
 		for _, it := range items {
 			switch it.Type {
 			case openai.ItemMessage:
-				msgs = append(msgs, textMessage(it.Role, openai.Text(it.Content)))
+				msgs = append(msgs, ChatMessage{Role: it.Role, Content: openai.Text(it.Content)})
 			case openai.ItemFunctionCall:
 				names[it.CallID] = it.Name
-				tc := openai.ToolCall{ID: it.CallID, Type: "function", Function: openai.FunctionCall{Name: it.Name, Arguments: it.Arguments}}
+				tc := TemplateToolCall{ID: it.CallID, Type: "function", Function: TemplateFunctionCall{Name: it.Name, Arguments: jsonText(it.Arguments)}}
 				if n := len(msgs); n > 0 && msgs[n-1].Role == openai.RoleAssistant {
 					msgs[n-1].ToolCalls = append(msgs[n-1].ToolCalls, tc)
 					continue
 				}
-				msgs = append(msgs, openai.Message{Role: openai.RoleAssistant, ToolCalls: []openai.ToolCall{tc}})
+				msgs = append(msgs, ChatMessage{Role: openai.RoleAssistant, ToolCalls: []TemplateToolCall{tc}})
 			case openai.ItemFunctionCallOutput:
-				m := textMessage(openai.RoleTool, it.OutputText())
-				m.ToolCallID, m.Name = it.CallID, names[it.CallID]
-				msgs = append(msgs, m)
+				msgs = append(msgs, ChatMessage{Role: openai.RoleTool, Content: it.OutputText(), ToolCallID: it.CallID, Name: names[it.CallID]})
 			}
 		}
 	}
 	return msgs
-}
-
-// textMessage returns a chat message with a text content.
-func textMessage(role, text string) openai.Message {
-	raw, _ := json.Marshal(text) // a string always encodes
-	return openai.Message{Role: role, ContentRaw: raw, Content: text}
 }
 
 // itemPrefix is the id prefix of an item type.
@@ -203,28 +190,6 @@ func storeItems(items []openai.Item) []store.Item {
 		out = append(out, store.Item{ID: it.ID, Data: b})
 	}
 	return out
-}
-
-// responseParams renames the fields of chat completions that errors name
-// to those of a Responses request.
-var responseParams = strings.NewReplacer("'messages'", "'input'", paramSchema, "text.format.schema",
-	"response_format", "text.format", ".function.parameters", ".parameters")
-
-// inputParam renames the fields that a chat completion error names
-// ("messages", "response_format", ...) to those of a Responses request.
-func inputParam(err error) error {
-	var e *openai.Error
-	if !errors.As(err, &e) {
-		return err
-	}
-	cp := *e
-	if cp.Param == "messages" {
-		cp.Param = "input"
-	} else {
-		cp.Param = responseParams.Replace(cp.Param)
-	}
-	cp.Message = responseParams.Replace(cp.Message)
-	return &cp
 }
 
 func deref(s *string) string {

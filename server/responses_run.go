@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/server/openai"
 	"github.com/mlxrun/mlx/store/responses"
 )
@@ -20,7 +21,6 @@ type responseRun struct {
 	plan *responsePlan
 	b    *respBuilder
 	r    *runner
-	g    *chatGen
 }
 
 // runResponse generates the response, keeps its record up to date in the
@@ -40,7 +40,7 @@ func (s *Server) runResponse(ctx context.Context, run *responseRun) error {
 	}
 	err := b.start()
 	if err == nil {
-		err = runGeneration(ctx, run.r, run.g, b)
+		err = b.st.run(ctx, run.r)
 	}
 	status, failure, apiErr := outcome(ctx, err, b)
 	emitErr := b.complete(status, time.Now().Unix(), failure)
@@ -66,7 +66,7 @@ func (s *Server) runResponse(ctx context.Context, run *responseRun) error {
 func outcome(ctx context.Context, err error, b *respBuilder) (string, *openai.ResponseError, *openai.Error) {
 	cause := context.Cause(ctx)
 	switch {
-	case err == nil && b.finish == "length":
+	case err == nil && b.finish == runtime.FinishLength:
 		return openai.StatusIncomplete, nil, nil
 	case err == nil:
 		return openai.StatusCompleted, nil, nil

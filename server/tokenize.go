@@ -103,8 +103,11 @@ func (s *Server) handleApplyTemplate(c *call) {
 		return
 	}
 	s.answerWith(c, name, func(m Model) (any, error) {
-		r, err := renderChatRequest(m, req)
-		return llamacpp.ApplyTemplateResponse{Prompt: r.text}, err
+		r, err := chatPlan(req).renderText(m)
+		if err != nil {
+			return nil, chatNames.openai(err)
+		}
+		return llamacpp.ApplyTemplateResponse{Prompt: r.text}, nil
 	})
 }
 

@@ -128,7 +128,7 @@ func TestResponseRequestAccepts(t *testing.T) {
 		{"conversation object", `{"model":"m","conversation":{"id":"conv_1"}}`, func(r *ResponseRequest) bool { return r.Conversation == "conv_1" && r.Input == nil }},
 		{"previous without input", `{"model":"m","previous_response_id":"resp_1"}`, func(r *ResponseRequest) bool { return *r.PreviousResponseID == "resp_1" }},
 		{"tools and choice", `{"model":"m","input":"x","tools":[{"type":"function","name":"f","description":"d","parameters":{"type":"object"},"strict":true}],"tool_choice":{"type":"function","name":"f"}}`, func(r *ResponseRequest) bool {
-			return r.ToolChoice == ToolChoice{Mode: ToolChoiceNamed, Function: "f"} && r.Tools[0].Chat().Function.Description == "d"
+			return r.ToolChoice == ToolChoice{Mode: ToolChoiceNamed, Function: "f"} && *r.Tools[0].Description == "d"
 		}},
 		{"auto without tools", `{"model":"m","input":"x","tool_choice":"auto"}`, func(r *ResponseRequest) bool { return r.ToolChoice.Mode == ToolChoiceAuto }},
 		{"json_schema", `{"model":"m","input":"x","text":{"format":{"type":"json_schema","name":"s","schema":{"type":"object"},"strict":true}}}`, func(r *ResponseRequest) bool {

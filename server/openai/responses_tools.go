@@ -16,15 +16,6 @@ type FunctionTool struct {
 	Strict      *bool           `json:"strict"`
 }
 
-// Chat returns the tool in the chat completions shape.
-func (t FunctionTool) Chat() Tool {
-	d := FunctionDecl{Name: t.Name, Parameters: t.Parameters, Strict: t.Strict}
-	if t.Description != nil {
-		d.Description = *t.Description
-	}
-	return Tool{Type: "function", Function: d}
-}
-
 // parseTools reads tools (function tools only) and tool_choice.
 func (r *ResponseRequest) parseTools() *Error {
 	seen := map[string]bool{}
