@@ -17,10 +17,10 @@ import (
 type beamGroup struct {
 	p    BeamSearch
 	size int // beams per group
-	root *seqRun
-	all  []*seqRun // every sequence the search made, live or idle
+	root *runningSeq
+	all  []*runningSeq // every sequence the search made, live or idle
 	subs []beamSub
-	rows map[*seqRun][]float32 // this step's logits of each live beam
+	rows map[*runningSeq][]float32 // this step's logits of each live beam
 	tok  *tokenizer.Tokenizer
 
 	stops       []int32 // ids that end a hypothesis
@@ -37,10 +37,10 @@ type beamGroup struct {
 }
 
 // newBeamGroup attaches a beam search to root, the sequence of its request.
-func (e *Engine) newBeamGroup(root *seqRun) *beamGroup {
+func (e *Engine) newBeamGroup(root *runningSeq) *beamGroup {
 	req := root.j.req
 	p := req.Params
-	g := &beamGroup{p: *req.Beam, root: root, all: []*seqRun{root}, rows: map[*seqRun][]float32{}, tok: e.tok,
+	g := &beamGroup{p: *req.Beam, root: root, all: []*runningSeq{root}, rows: map[*runningSeq][]float32{}, tok: e.tok,
 		stopStrings: p.Stop, includeStop: p.IncludeStopStrInOutput, minTokens: p.MinTokens, logprobs: p.Logprobs, keepSpecial: req.KeepSpecial}
 	g.size = g.p.Width / max(g.p.Groups, 1)
 	if !p.IgnoreEOS {
@@ -62,7 +62,7 @@ func (g *beamGroup) reset() {
 
 // collect records the logits row of beam r; it returns groups with r's
 // group added when this is its first row of the step.
-func (g *beamGroup) collect(groups []*beamGroup, r *seqRun, logits []float32) []*beamGroup {
+func (g *beamGroup) collect(groups []*beamGroup, r *runningSeq, logits []float32) []*beamGroup {
 	if len(g.rows) == 0 {
 		groups = append(groups, g)
 	}
@@ -147,8 +147,8 @@ func allDone(subs []beamSub) bool {
 // its sequence; further continuations fork its cache into idle sequences.
 // It returns false when the cache has no room for the forks.
 func (e *Engine) reassign(g *beamGroup, next [][]*beamHyp) bool {
-	kids := map[*seqRun][]*beamHyp{}
-	var parents []*seqRun
+	kids := map[*runningSeq][]*beamHyp{}
+	var parents []*runningSeq
 	for _, list := range next {
 		for _, b := range list {
 			if len(kids[b.run]) == 0 {
@@ -157,7 +157,7 @@ func (e *Engine) reassign(g *beamGroup, next [][]*beamHyp) bool {
 			kids[b.run] = append(kids[b.run], b)
 		}
 	}
-	var idle []*seqRun
+	var idle []*runningSeq
 	for _, r := range g.all {
 		if len(kids[r]) == 0 {
 			e.kv.Drop(r.kv)
@@ -167,11 +167,11 @@ func (e *Engine) reassign(g *beamGroup, next [][]*beamHyp) bool {
 	}
 	for _, p := range parents {
 		for _, b := range kids[p][1:] {
-			var r *seqRun
+			var r *runningSeq
 			if len(idle) > 0 {
 				r, idle = idle[0], idle[1:]
 			} else {
-				r = &seqRun{j: p.j, kv: e.kv.Arena().NewCache(), started: true, budget: p.budget, order: p.order, beam: g}
+				r = &runningSeq{j: p.j, kv: e.kv.Arena().NewCache(), started: true, budget: p.budget, order: p.order, beam: g}
 				g.all = append(g.all, r)
 			}
 			if !e.forkCache(r, p) {
@@ -186,7 +186,7 @@ func (e *Engine) reassign(g *beamGroup, next [][]*beamHyp) bool {
 		b := kids[p][0]
 		p.tokens = append(p.tokens, b.gen[len(b.gen)-1])
 	}
-	slices.SortStableFunc(e.running, func(a, b *seqRun) int { return int(a.order - b.order) })
+	slices.SortStableFunc(e.running, func(a, b *runningSeq) int { return int(a.order - b.order) })
 	return true
 }
 
@@ -206,7 +206,7 @@ func (e *Engine) roomForBeams(g *beamGroup, beams int) bool {
 	limit := min(e.state.MaxOut(), e.state.MaxRows()) - 1
 	for {
 		others := 0
-		var victim *seqRun
+		var victim *runningSeq
 		for _, r := range e.running {
 			if r.beam != g && r.started && r != e.prefill {
 				others++
@@ -229,7 +229,7 @@ func (e *Engine) roomForBeams(g *beamGroup, beams int) bool {
 // the full blocks shared through the prefix index, the rest copied. Short
 // of blocks, it takes the latest admitted sequences that are no beams back
 // to the queue.
-func (e *Engine) forkCache(r, src *seqRun) bool {
+func (e *Engine) forkCache(r, src *runningSeq) bool {
 	for {
 		n := e.kv.Match(r.kv, src.tokens, src.done)
 		ok := true
@@ -270,7 +270,7 @@ func (e *Engine) finishBeams(g *beamGroup) {
 // endBeams frees every sequence of g and gives the caller the result; r
 // is the sequence that ended it (its Finish, when set, is the result's).
 // Later calls for the same search do nothing.
-func (e *Engine) endBeams(g *beamGroup, r *seqRun, err error) {
+func (e *Engine) endBeams(g *beamGroup, r *runningSeq, err error) {
 	if g.ended {
 		return
 	}

@@ -13,11 +13,11 @@ import (
 // and, once finished, how it ended and its score.
 type beamHyp struct {
 	gen     []int32
-	lps     []Logprob // kept when the request wants logprobs
-	logprob float64   // sum of the log-probabilities of gen (and the stop token)
-	sum     float64   // logprob less the diversity penalties: what ranks beams
-	run     *seqRun   // the sequence computing a live beam
-	lse     float64   // log Σ exp of this step's logits of a live beam
+	lps     []Logprob   // kept when the request wants logprobs
+	logprob float64     // sum of the log-probabilities of gen (and the stop token)
+	sum     float64     // logprob less the diversity penalties: what ranks beams
+	run     *runningSeq // the sequence computing a live beam
+	lse     float64     // log Σ exp of this step's logits of a live beam
 
 	score      float64
 	finish     FinishReason

@@ -36,7 +36,7 @@ func (e *Engine) Benchmark(ctx context.Context, depth, prompt, gen []int32, reps
 			}
 		}
 	}
-	err = e.runExclusive(ctx, func(j *job) error {
+	err = e.runExclusive(ctx, func(j *submission) error {
 		base := e.kv.Arena().NewCache()
 		defer e.kv.Drop(base)
 		if !e.kv.Grow(base, len(depth)) {
@@ -58,7 +58,7 @@ func (e *Engine) Benchmark(ctx context.Context, depth, prompt, gen []int32, reps
 }
 
 // benchRun times one run of Benchmark after the depth positions of base.
-func (e *Engine) benchRun(j *job, base *kvcache.Cache, depth int, prompt, gen []int32) (prefill, decode time.Duration, err error) {
+func (e *Engine) benchRun(j *submission, base *kvcache.Cache, depth int, prompt, gen []int32) (prefill, decode time.Duration, err error) {
 	c := e.kv.Arena().NewCache()
 	defer e.kv.Drop(c)
 	n := depth + len(prompt) + len(gen)
@@ -85,7 +85,7 @@ func (e *Engine) benchRun(j *job, base *kvcache.Cache, depth int, prompt, gen []
 
 // benchPrompt computes the tokens of prompt at positions from pos on, in
 // chunks, the logits of each chunk's last row included.
-func (e *Engine) benchPrompt(j *job, c *kvcache.Cache, prompt []int32, pos int) error {
+func (e *Engine) benchPrompt(j *submission, c *kvcache.Cache, prompt []int32, pos int) error {
 	out := []int{0}
 	for i := 0; i < len(prompt); i += e.state.MaxRows() {
 		if err := e.stopCause(j); err != nil {

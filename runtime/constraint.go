@@ -21,7 +21,7 @@ func (e *Engine) grammarVocab() *grammar.Vocab {
 
 // constrain masks the logits to the tokens the grammar allows; done
 // reports a text the grammar completes with nothing more allowed.
-func (s *sequence) constrain(logits []float32, res *Result) (done bool, err error) {
+func (s *samplingState) constrain(logits []float32, res *Result) (done bool, err error) {
 	if s.match.Done() {
 		res.Finish = FinishStop
 		return true, nil

@@ -44,7 +44,7 @@ func (e *Engine) Embed(ctx context.Context, inputs [][]int32, pooling string) ([
 		return nil, err
 	}
 	out := make([][]float32, len(inputs))
-	err := e.runExclusive(ctx, func(j *job) error { return e.embed(j, inputs, pooling, out) })
+	err := e.runExclusive(ctx, func(j *submission) error { return e.embed(j, inputs, pooling, out) })
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func (e *Engine) checkEmbed(inputs [][]int32, pooling string) error {
 
 // embed is the scheduler's side of Embed: groups of inputs whose caches
 // the pool holds at once.
-func (e *Engine) embed(j *job, inputs [][]int32, pooling string, out [][]float32) error {
+func (e *Engine) embed(j *submission, inputs [][]int32, pooling string, out [][]float32) error {
 	limit := len(inputs)
 	if e.model.StateElems() > 0 {
 		limit = e.opt.Parallel // each cache holds a recurrent state too
@@ -124,7 +124,7 @@ func (e *Engine) embed(j *job, inputs [][]int32, pooling string, out [][]float32
 // embedGroup computes the inputs, each in its own cache, in forward passes
 // of up to a batch of rows taken from the inputs in order, and pools
 // every row's hidden state into out.
-func (e *Engine) embedGroup(j *job, inputs [][]int32, caches []*kvcache.Cache, pooling string, out [][]float32) error {
+func (e *Engine) embedGroup(j *submission, inputs [][]int32, caches []*kvcache.Cache, pooling string, out [][]float32) error {
 	hid := e.cfg.HiddenSize
 	for i, in := range inputs {
 		size := hid

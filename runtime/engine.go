@@ -32,18 +32,18 @@ type Engine struct {
 	state   *model.State
 	kv      *kvcache.Pool
 	batch   model.Batch
-	outSeqs []*seqRun // the sequence of each logits row of the batch
-	waiting []*job    // admitted to the queue, first come first
-	running []*seqRun // by admission order
-	prefill *seqRun   // the sequence whose prompt is being computed
-	order   uint64    // admissions so far
+	outSeqs []*runningSeq // the sequence of each logits row of the batch
+	waiting []*submission // admitted to the queue, first come first
+	running []*runningSeq // by admission order
+	prefill *runningSeq   // the sequence whose prompt is being computed
+	order   uint64        // admissions so far
 
 	gvocab *grammar.Vocab // the vocabulary trie of constraints, built on first use
 	spec   *speculator
 
-	admission chan struct{} // a token per request queued or running
-	queue     chan *job     // to the scheduler; never full
-	mu        sync.Mutex    // orders sends on queue with Close
+	admission chan struct{}    // a token per request queued or running
+	queue     chan *submission // to the scheduler; never full
+	mu        sync.Mutex       // orders sends on queue with Close
 	closed    bool
 	quit      chan struct{}
 	done      chan struct{}
@@ -117,7 +117,7 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	debug.FreeOSMemory()
 	slots := opt.Parallel + opt.Queue
 	e := &Engine{cfg: cfg, gen: o.gen, tok: tok, chat: ts.chat, opt: opt, model: m,
-		admission: make(chan struct{}, slots), queue: make(chan *job, slots),
+		admission: make(chan struct{}, slots), queue: make(chan *submission, slots),
 		quit: make(chan struct{}), done: make(chan struct{}), closeFile: o.close}
 	e.eos = eosSet(cfg, o.gen)
 	// Each running sequence has a recurrent state, and the prefix cache

@@ -19,7 +19,7 @@ func (e *Engine) Generate(ctx context.Context, req Request, emit func(Event) err
 	if err := e.validate(&req); err != nil {
 		return Result{StopToken: -1}, err
 	}
-	j := newJob(ctx)
+	j := newSubmission(ctx)
 	defer j.cancel(nil)
 	j.req = &req
 	if err := e.enqueue(j); err != nil {

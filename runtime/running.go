@@ -9,11 +9,11 @@ import (
 	"github.com/mlxrun/mlx/runtime/sample"
 )
 
-// seqRun is a generation the scheduler runs: its tokens, how many of them
-// are in its cache, and its sampling state.
-type seqRun struct {
-	j       *job
-	seq     *sequence
+// runningSeq is a generation the scheduler runs: its tokens, how many of
+// them are in its cache, and its sampling state.
+type runningSeq struct {
+	j       *submission
+	seq     *samplingState
 	kv      *kvcache.Cache
 	tokens  []int32 // the prompt, then the tokens sampled
 	done    int     // tokens whose keys and values are in kv
@@ -26,12 +26,12 @@ type seqRun struct {
 	admitted, prefillStart, decodeStart time.Time
 }
 
-// newRun prepares the sequence of a generation job.
-func (e *Engine) newRun(j *job) (*seqRun, error) {
+// newRunningSeq prepares the sequence of a generation submission.
+func (e *Engine) newRunningSeq(j *submission) (*runningSeq, error) {
 	req := j.req
-	r := &seqRun{j: j, res: Result{StopToken: -1, Usage: Usage{Prompt: len(req.Prompt)}}, admitted: time.Now()}
+	r := &runningSeq{j: j, res: Result{StopToken: -1, Usage: Usage{Prompt: len(req.Prompt)}}, admitted: time.Now()}
 	var err error
-	if r.seq, err = e.newSequence(req); err != nil {
+	if r.seq, err = e.newSamplingState(req); err != nil {
 		return r, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 	}
 	if r.budget, err = req.Params.Budget(len(req.Prompt), e.opt.Ctx); err != nil {
@@ -52,7 +52,7 @@ func (e *Engine) newRun(j *job) (*seqRun, error) {
 
 // start begins computing r's tokens after the longest prefix the cache
 // holds; the last token is always computed, for its logits.
-func (e *Engine) start(r *seqRun) {
+func (e *Engine) start(r *runningSeq) {
 	limit := len(r.tokens) - 1
 	r.done = e.kv.Match(r.kv, r.tokens, limit)
 	if r.done < limit {
@@ -74,8 +74,8 @@ func (e *Engine) start(r *seqRun) {
 // sequence that begins with more of r's tokens (the choices of one
 // request run at once): the prefix cache holds the full blocks, not that
 // one. It copies the block and moves r.done past what it holds.
-func (e *Engine) fork(r *seqRun, limit int) {
-	var src *seqRun
+func (e *Engine) fork(r *runningSeq, limit int) {
+	var src *runningSeq
 	n, i := r.done, r.done/BlockSize
 	for _, x := range e.running {
 		if x == r || !x.started || len(x.kv.Table()) <= i {
@@ -102,7 +102,7 @@ func commonPrefix(a, b []int32) int {
 
 // sample draws r's next token from logits and emits it; it ends r when the
 // sequence is over.
-func (e *Engine) sample(r *seqRun, logits []float32) {
+func (e *Engine) sample(r *runningSeq, logits []float32) {
 	ev, done, err := r.seq.step(logits, &r.res)
 	if err != nil {
 		e.end(r, err)
@@ -135,7 +135,7 @@ func (e *Engine) sample(r *seqRun, logits []float32) {
 
 // end finishes r: its cache blocks go to the prefix cache (or are freed)
 // and its caller gets the result.
-func (e *Engine) end(r *seqRun, err error) {
+func (e *Engine) end(r *runningSeq, err error) {
 	if r.beam != nil {
 		e.endBeams(r.beam, r, err)
 		return

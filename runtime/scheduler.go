@@ -57,7 +57,7 @@ func (e *Engine) receive() {
 
 // reap ends the waiting and running requests whose context is done.
 func (e *Engine) reap() {
-	e.waiting = slices.DeleteFunc(e.waiting, func(j *job) bool {
+	e.waiting = slices.DeleteFunc(e.waiting, func(j *submission) bool {
 		err := context.Cause(j.ctx)
 		if err == nil {
 			return false
@@ -94,32 +94,32 @@ func (e *Engine) admit() {
 		r := j.run
 		if r == nil {
 			var err error
-			if r, err = e.newRun(j); err != nil {
+			if r, err = e.newRunningSeq(j); err != nil {
 				e.finish(j, r.res, err)
 				continue
 			}
 		}
 		j.run = nil
 		e.running = append(e.running, r)
-		slices.SortFunc(e.running, func(a, b *seqRun) int { return int(a.order - b.order) })
+		slices.SortFunc(e.running, func(a, b *runningSeq) int { return int(a.order - b.order) })
 	}
 }
 
 // preempt takes a running sequence back to the front of the queue to free
 // its cache blocks; it resumes later by computing its tokens again, past
 // what the prefix cache still holds.
-func (e *Engine) preempt(r *seqRun) {
+func (e *Engine) preempt(r *runningSeq) {
 	e.kv.Release(r.kv, r.tokens, r.done)
 	r.done, r.started = 0, false
 	e.remove(r)
 	r.j.run = r
-	e.waiting = append([]*job{r.j}, e.waiting...)
+	e.waiting = append([]*submission{r.j}, e.waiting...)
 	e.stats.preemptions.Add(1)
 }
 
 // remove takes r off the running set.
-func (e *Engine) remove(r *seqRun) {
-	e.running = slices.DeleteFunc(e.running, func(x *seqRun) bool { return x == r })
+func (e *Engine) remove(r *runningSeq) {
+	e.running = slices.DeleteFunc(e.running, func(x *runningSeq) bool { return x == r })
 	if e.prefill == r {
 		e.prefill = nil
 	}
@@ -140,8 +140,8 @@ func (e *Engine) shutdown() {
 	e.publishStats()
 }
 
-// cancelledResult is the result of a waiting job that ends cancelled.
-func cancelledResult(j *job) Result {
+// cancelledResult is the result of a waiting submission that ends cancelled.
+func cancelledResult(j *submission) Result {
 	if j.run != nil {
 		res := j.run.res
 		res.Finish = FinishCancelled
@@ -150,9 +150,9 @@ func cancelledResult(j *job) Result {
 	return Result{Finish: FinishCancelled, StopToken: -1, Timings: Timings{Queue: time.Since(j.enqueued)}}
 }
 
-// stopCause returns why a job must stop now: its context's cause, or
+// stopCause returns why a submission must stop now: its context's cause, or
 // ErrClosed once Close was called; nil to go on.
-func (e *Engine) stopCause(j *job) error {
+func (e *Engine) stopCause(j *submission) error {
 	if err := context.Cause(j.ctx); err != nil {
 		return err
 	}

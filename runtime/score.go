@@ -25,12 +25,12 @@ func (e *Engine) Score(ctx context.Context, tokens []int32, from int, fn func(i 
 	if err := e.fits(len(tokens)); err != nil {
 		return err
 	}
-	return e.runExclusive(ctx, func(j *job) error { return e.score(j, tokens, from, fn) })
+	return e.runExclusive(ctx, func(j *submission) error { return e.score(j, tokens, from, fn) })
 }
 
 // score is the scheduler's side of Score: chunks of up to a batch of rows,
 // each with at most the state's MaxOut rows of logits.
-func (e *Engine) score(j *job, tokens []int32, from int, fn func(i int, logits []float32) error) error {
+func (e *Engine) score(j *submission, tokens []int32, from int, fn func(i int, logits []float32) error) error {
 	vocab := e.cfg.VocabSize
 	c := e.kv.Arena().NewCache()
 	pos := e.kv.Match(c, tokens, from)

@@ -10,7 +10,7 @@ package runtime
 // pass as the new token, rather than in a pass of their own.
 
 // keepState copies r's recurrent state, if the model has one.
-func (sr *specRun) keepState(r *seqRun) {
+func (sr *specRun) keepState(r *runningSeq) {
 	st, n := r.kv.State()
 	if st == nil {
 		return
@@ -20,7 +20,7 @@ func (sr *specRun) keepState(r *seqRun) {
 
 // rollBack restores r's recurrent state after a verification that did
 // not accept every drafted token, and moves r.done back to it.
-func (e *Engine) rollBack(r *seqRun) {
+func (e *Engine) rollBack(r *runningSeq) {
 	sr := e.spec.runs[r]
 	if sr == nil || !e.isRunning(r) {
 		return

@@ -12,7 +12,7 @@ import (
 // the scheduler goroutine uses it, but for the atomic counters.
 type speculator struct {
 	draft *drafter // nil without a draft model
-	runs  map[*seqRun]*specRun
+	runs  map[*runningSeq]*specRun
 	// proposed and accepted count tokens over all requests, for SpecStats.
 	proposed, accepted atomic.Int64
 }
@@ -36,7 +36,7 @@ type specRun struct {
 // newSpeculator prepares speculation for e, loading the draft model of
 // opt, if any. The draft model's files close with the engine's.
 func newSpeculator(ctx context.Context, e *Engine, opt SpecOptions) (*speculator, error) {
-	s := &speculator{runs: map[*seqRun]*specRun{}}
+	s := &speculator{runs: map[*runningSeq]*specRun{}}
 	if err := opt.check(); err != nil || opt.Draft == "" {
 		return s, err
 	}
@@ -51,7 +51,7 @@ func newSpeculator(ctx context.Context, e *Engine, opt SpecOptions) (*speculator
 }
 
 // prune forgets the sequences that no longer run.
-func (s *speculator) prune(running []*seqRun) {
+func (s *speculator) prune(running []*runningSeq) {
 	for r, sr := range s.runs {
 		if !slices.Contains(running, r) {
 			if sr.dseq != nil {
@@ -63,7 +63,7 @@ func (s *speculator) prune(running []*seqRun) {
 }
 
 // runOf returns r's speculation state, made on first use.
-func (e *Engine) runOf(r *seqRun) *specRun {
+func (e *Engine) runOf(r *runningSeq) *specRun {
 	sr := e.spec.runs[r]
 	if sr == nil {
 		sr = &specRun{p: e.specParamsOf(r.j.req)}
@@ -76,7 +76,7 @@ func (e *Engine) runOf(r *seqRun) *specRun {
 // propose drafts tokens for the decoding sequences, within the rows and
 // logit rows a forward pass has, and gives them cache room. It returns
 // the number of draft rows.
-func (e *Engine) propose(dec []*seqRun) int {
+func (e *Engine) propose(dec []*runningSeq) int {
 	e.spec.prune(e.running)
 	rows := (e.state.MaxRows() - pendingRows(dec)) / 2 // at least half is left to a prompt
 	outs := e.state.MaxOut() - len(dec) - 1
@@ -109,7 +109,7 @@ func (e *Engine) propose(dec []*seqRun) int {
 
 // draftFor asks the draft model for k tokens to follow r; none when it
 // fails (the sequence then decodes without speculation).
-func (e *Engine) draftFor(r *seqRun, sr *specRun, k int) []int32 {
+func (e *Engine) draftFor(r *runningSeq, sr *specRun, k int) []int32 {
 	d := e.spec.draft
 	if sr.dseq == nil {
 		sr.dseq = d.newSeq()
@@ -126,7 +126,7 @@ func (e *Engine) draftFor(r *seqRun, sr *specRun, k int) []int32 {
 // addDraftRows adds r's proposed tokens after its last token, each with a
 // logits row (the draft rows have no sequence in outSeqs: verify reads
 // them with the last token's row), keeping r's recurrent state first.
-func (e *Engine) addDraftRows(r *seqRun) {
+func (e *Engine) addDraftRows(r *runningSeq) {
 	sr := e.spec.runs[r]
 	if sr == nil || len(sr.draft) == 0 {
 		return
@@ -143,7 +143,7 @@ func (e *Engine) addDraftRows(r *seqRun) {
 }
 
 // drafted returns the tokens proposed for r this step.
-func (e *Engine) drafted(r *seqRun) []int32 {
+func (e *Engine) drafted(r *runningSeq) []int32 {
 	if sr := e.spec.runs[r]; sr != nil {
 		return sr.draft
 	}
@@ -158,7 +158,7 @@ func (e *Engine) drafted(r *seqRun) []int32 {
 // speculation, which gives the same output (with a seed, even when
 // sampling). The cache keeps the positions of the accepted tokens; those
 // after them are computed again.
-func (e *Engine) verify(r *seqRun, logits []float32, draft []int32) {
+func (e *Engine) verify(r *runningSeq, logits []float32, draft []int32) {
 	vocab := e.cfg.VocabSize
 	sr := e.spec.runs[r]
 	defer func() { sr.draft = sr.draft[:0] }()
@@ -204,7 +204,7 @@ func (e *Engine) verify(r *seqRun, logits []float32, draft []int32) {
 }
 
 // pushEvent hands ev to r's caller unless it is empty.
-func (e *Engine) pushEvent(r *seqRun, ev Event) {
+func (e *Engine) pushEvent(r *runningSeq, ev Event) {
 	if len(ev.Tokens) > 0 || ev.Text != "" {
 		r.j.push(ev)
 	}

@@ -71,7 +71,7 @@ func (e *Engine) step() {
 
 // addRows adds n rows of r's uncomputed tokens to the batch, with a logits
 // row when they are the last.
-func (e *Engine) addRows(r *seqRun, n int) {
+func (e *Engine) addRows(r *runningSeq, n int) {
 	b := &e.batch
 	for i := range n {
 		b.Tokens = append(b.Tokens, r.tokens[r.done+i])
@@ -87,7 +87,7 @@ func (e *Engine) addRows(r *seqRun, n int) {
 // pendingRows returns the rows the decoding sequences compute this step
 // before any drafted token: their last sampled token, and the tokens a
 // rolled-back recurrent state must take again (see rollBack).
-func pendingRows(dec []*seqRun) int {
+func pendingRows(dec []*runningSeq) int {
 	n := 0
 	for _, r := range dec {
 		n += len(r.tokens) - r.done
@@ -99,8 +99,8 @@ func pendingRows(dec []*seqRun) int {
 // this step, each with a cache block for it. Short of blocks, the latest
 // admitted sequences go back to the queue; a sequence alone with a full
 // cache ends (FinishLength).
-func (e *Engine) decoders() []*seqRun {
-	var dec []*seqRun
+func (e *Engine) decoders() []*runningSeq {
+	var dec []*runningSeq
 	for _, r := range slices.Clone(e.running) {
 		if !r.started || r == e.prefill || !e.isRunning(r) {
 			continue
@@ -113,13 +113,13 @@ func (e *Engine) decoders() []*seqRun {
 		}
 		dec = append(dec, r)
 	}
-	return slices.DeleteFunc(dec, func(r *seqRun) bool { return !e.isRunning(r) }) // a beam search may have ended
+	return slices.DeleteFunc(dec, func(r *runningSeq) bool { return !e.isRunning(r) }) // a beam search may have ended
 }
 
 // prefillChunk returns the sequence whose prompt is being computed, with
 // how many of its tokens this step computes (0 while the cache has no
 // block for them: it waits for others to free some).
-func (e *Engine) prefillChunk(decoding int) (*seqRun, int) {
+func (e *Engine) prefillChunk(decoding int) (*runningSeq, int) {
 	if e.prefill == nil {
 		for _, r := range e.running {
 			if !r.started {
@@ -154,7 +154,7 @@ func (e *Engine) prefillChunk(decoding int) (*seqRun, int) {
 // grow gives r cache blocks for n positions, taking the latest admitted
 // sequences holding blocks back to the queue while none is left. It
 // returns false when r itself went back, or holds the only blocks.
-func (e *Engine) grow(r *seqRun, n int) bool {
+func (e *Engine) grow(r *runningSeq, n int) bool {
 	for !e.kv.Grow(r.kv, n) {
 		v := e.victim()
 		if v == nil || (v == r && !e.othersHold(r)) {
@@ -170,7 +170,7 @@ func (e *Engine) grow(r *seqRun, n int) bool {
 
 // victim returns the latest admitted running sequence holding blocks, not
 // a beam.
-func (e *Engine) victim() *seqRun {
+func (e *Engine) victim() *runningSeq {
 	for i := len(e.running) - 1; i >= 0; i-- {
 		if r := e.running[i]; len(r.kv.Table()) > 0 && r.beam == nil { // beams step together
 			return e.running[i]
@@ -180,7 +180,7 @@ func (e *Engine) victim() *seqRun {
 }
 
 // othersHold reports whether a running sequence other than r holds blocks.
-func (e *Engine) othersHold(r *seqRun) bool {
+func (e *Engine) othersHold(r *runningSeq) bool {
 	for _, x := range e.running {
 		if x != r && len(x.kv.Table()) > 0 {
 			return true
@@ -189,10 +189,10 @@ func (e *Engine) othersHold(r *seqRun) bool {
 	return false
 }
 
-func (e *Engine) isRunning(r *seqRun) bool { return slices.Contains(e.running, r) }
+func (e *Engine) isRunning(r *runningSeq) bool { return slices.Contains(e.running, r) }
 
 // stopFull ends r, alone with a full cache, as if it reached its length.
-func (e *Engine) stopFull(r *seqRun) {
+func (e *Engine) stopFull(r *runningSeq) {
 	if r.beam != nil {
 		e.finishBeams(r.beam)
 		return

@@ -14,8 +14,8 @@ type textDecoder interface {
 	Flush() string
 }
 
-// sequence is the sampling and text state of one running request.
-type sequence struct {
+// samplingState is the sampling and text state of one running request.
+type samplingState struct {
 	sampler  *sample.Sampler
 	stop     *sample.StopMatcher
 	dec      textDecoder
@@ -24,7 +24,9 @@ type sequence struct {
 	mask     []uint64
 }
 
-func (e *Engine) newSequence(req *Request) (*sequence, error) {
+// newSamplingState builds the sampler, stop matcher, text decoder and
+// grammar matcher of req.
+func (e *Engine) newSamplingState(req *Request) (*samplingState, error) {
 	p := req.Params
 	s, err := sample.New(p, e.cfg.VocabSize, e.eos)
 	if err != nil {
@@ -37,7 +39,7 @@ func (e *Engine) newSequence(req *Request) (*sequence, error) {
 	if err != nil {
 		return nil, err
 	}
-	seq := &sequence{sampler: s, stop: stop, dec: newDecoder(e.tok, req.KeepSpecial), logprobs: p.Logprobs}
+	seq := &samplingState{sampler: s, stop: stop, dec: newDecoder(e.tok, req.KeepSpecial), logprobs: p.Logprobs}
 	if req.Constraint != nil {
 		if seq.match, err = grammar.NewMatcher(req.Constraint, e.grammarVocab()); err != nil {
 			return nil, err
@@ -54,7 +56,7 @@ func newDecoder(t *tokenizer.Tokenizer, keepSpecial bool) textDecoder {
 
 // step samples the next token from logits and returns its event; done
 // reports that the sequence ended (res.Finish and the stop fields are set).
-func (s *sequence) step(logits []float32, res *Result) (ev Event, done bool, err error) {
+func (s *samplingState) step(logits []float32, res *Result) (ev Event, done bool, err error) {
 	if s.match != nil {
 		if done, err := s.constrain(logits, res); done || err != nil {
 			return Event{}, true, err
@@ -92,7 +94,7 @@ func (s *sequence) step(logits []float32, res *Result) (ev Event, done bool, err
 // flush adds to the last event the text held back by the decoder and the
 // stop matcher, unless a stop string ended the sequence (then what follows
 // it is dropped). The decoder's held bytes may still complete a stop string.
-func (s *sequence) flush(ev *Event, res *Result) {
+func (s *samplingState) flush(ev *Event, res *Result) {
 	if res.StopString != "" {
 		return
 	}

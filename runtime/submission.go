@@ -7,36 +7,36 @@ import (
 	"time"
 )
 
-// job is one queued request: a generation, or, when exec is set, work that
-// needs the model to itself (scoring, benchmarks), which exec does on the
-// scheduler goroutine once no sequence runs. The scheduler fills events
-// and, at the end, result and err; the caller's goroutine drains the
-// events.
-type job struct {
+// submission is one request handed to the scheduler: a generation, or,
+// when exec is set, work that needs the model to itself (scoring,
+// benchmarks), which exec does on the scheduler goroutine once no sequence
+// runs. The scheduler fills events and, at the end, result and err; the
+// caller's goroutine drains the events.
+type submission struct {
 	ctx      context.Context
 	cancel   context.CancelCauseFunc
 	req      *Request
-	exec     func(j *job) error
+	exec     func(j *submission) error
 	called   time.Time
 	enqueued time.Time
-	run      *seqRun // a sequence put back in the queue to free cache blocks
+	run      *runningSeq // a sequence put back in the queue to free cache blocks
 
 	mu     sync.Mutex
 	events []Event
 	notify chan struct{} // cap 1: events were added
-	done   chan struct{} // closed when the scheduler is finished with the job
+	done   chan struct{} // closed when the scheduler is finished with it
 	result Result
 	err    error
 }
 
-func newJob(ctx context.Context) *job {
-	j := &job{called: time.Now(), notify: make(chan struct{}, 1), done: make(chan struct{})}
+func newSubmission(ctx context.Context) *submission {
+	j := &submission{called: time.Now(), notify: make(chan struct{}, 1), done: make(chan struct{})}
 	j.ctx, j.cancel = context.WithCancelCause(ctx)
 	return j
 }
 
 // push hands an event to the caller's goroutine.
-func (j *job) push(ev Event) {
+func (j *submission) push(ev Event) {
 	j.mu.Lock()
 	j.events = append(j.events, ev)
 	j.mu.Unlock()
@@ -47,7 +47,7 @@ func (j *job) push(ev Event) {
 }
 
 // take returns the events pushed since the last call.
-func (j *job) take(buf []Event) []Event {
+func (j *submission) take(buf []Event) []Event {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	buf = append(buf[:0], j.events...)
@@ -56,9 +56,9 @@ func (j *job) take(buf []Event) []Event {
 	return buf
 }
 
-// finish records the outcome of a queued job, gives its place in the queue
+// finish records the outcome of a queued submission, gives its place in the queue
 // back and releases the caller.
-func (e *Engine) finish(j *job, res Result, err error) {
+func (e *Engine) finish(j *submission, res Result, err error) {
 	j.result, j.err = res, err
 	<-e.admission
 	close(j.done)
@@ -66,7 +66,7 @@ func (e *Engine) finish(j *job, res Result, err error) {
 
 // enqueue takes a place for j among the Parallel+Queue requests the engine
 // holds, waiting up to QueueTimeout for one, and hands j to the scheduler.
-func (e *Engine) enqueue(j *job) error {
+func (e *Engine) enqueue(j *submission) error {
 	if isClosed(e.quit) {
 		return ErrClosed
 	}
@@ -127,8 +127,8 @@ func (e *Engine) Busy() error {
 
 // runExclusive queues fn to run on the scheduler goroutine, alone, and
 // waits for it.
-func (e *Engine) runExclusive(ctx context.Context, fn func(j *job) error) error {
-	j := newJob(ctx)
+func (e *Engine) runExclusive(ctx context.Context, fn func(j *submission) error) error {
+	j := newSubmission(ctx)
 	defer j.cancel(nil)
 	j.exec = fn
 	if err := e.enqueue(j); err != nil {
