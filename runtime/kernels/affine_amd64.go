@@ -20,7 +20,7 @@ func affineRowBF16(row []byte, x []float32, gsize int, sc, bi []uint16, xsum []f
 func affineGroups4AVX2(row *byte, x *float32, ngroups, gsize int, out *float32)
 
 // initAffineAVX2 installs the 4-bit MLX group sums and whole-row dot product.
-func initAffineAVX2(k *impls) {
+func initAffineAVX2(k *kernelSet) {
 	k.affineGroups = affineGroups4(affineGroups4AVX2)
 	k.affineRow4BF16 = affineRowBF16
 }

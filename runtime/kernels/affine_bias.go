@@ -23,9 +23,9 @@ func biasIndex(r, g, groups int) int {
 // per group in the order of the groups.
 type biasKernel[T float32 | uint16] func(b []T, xsum []float32, nblk int, out []float32)
 
-// The kernels of float32 and fp16 biases are impls.affineBias and
+// The kernels of float32 and fp16 biases are kernelSet.affineBias and
 // affineBias16; assembly replaces them where the CPU has it
-// (affine_bias_amd64.go). impls.affineBias16x4, where the CPU has it, is
+// (affine_bias_amd64.go). kernelSet.affineBias16x4, where the CPU has it, is
 // affineBias16 for four activation rows at once: xsum holds their
 // 4·groups sums, one row after the other, and out their outputs, ostride
 // floats apart. Each output gets the same operations as from affineBias16.
@@ -43,7 +43,7 @@ func prefetchAffineBias(w *Matrix, r0, r1 int) {
 	impl().prefetchRows(unsafe.Pointer(&w.affineBias[i0]), 1, 4*n, 0)
 }
 
-// groupSumsRef is the plain Go impls.groupSums.
+// groupSumsRef is the plain Go kernelSet.groupSums.
 func groupSumsRef(x []float32, gsize int, out []float32) {
 	for g := range out {
 		var s float32

@@ -57,7 +57,7 @@ func biasFMA[T float32 | uint16](kern func(b *T, xsum *float32, groups, nblk int
 
 // initAffineBias installs the bias kernels of repacked MLX matrices (AVX2
 // and FMA).
-func initAffineBias(k *impls) {
+func initAffineBias(k *kernelSet) {
 	k.affineBias = biasFMA(affineBiasAVX2)
 	k.affineBias16 = biasFMA(affineBias16AVX2)
 	k.affineBias16x4 = bias16x4
@@ -65,7 +65,7 @@ func initAffineBias(k *impls) {
 
 // initBaseline installs the kernels that need no more than what every
 // amd64 CPU has (prefetch) or AVX alone.
-func initBaseline(k *impls) {
+func initBaseline(k *kernelSet) {
 	k.prefetchRows = prefetchRowsT1
 	if cpu.X86.HasAVX {
 		k.groupSums = groupSumsFast

@@ -26,10 +26,10 @@ func TestAffineBiasKernels(t *testing.T) {
 					copy(got, out)
 					copy(want, out)
 					if half {
-						fastImpls.affineBias16(b16, xs, nblk, got)
+						fastKernels.affineBias16(b16, xs, nblk, got)
 						affineBiasRef(b16, xs, nblk, want)
 					} else {
-						fastImpls.affineBias(b, xs, nblk, got)
+						fastKernels.affineBias(b, xs, nblk, got)
 						affineBiasRef(b, xs, nblk, want)
 					}
 					checkClose(t, got, want, 1e-5*float64(groups))
@@ -41,7 +41,7 @@ func TestAffineBiasKernels(t *testing.T) {
 		t.Run(fmt.Sprintf("sums/gsize=%d", gsize), func(t *testing.T) {
 			x := randFloats(rng, 5*gsize, 1)
 			got, want := make([]float32, 5), make([]float32, 5)
-			fastImpls.groupSums(x, gsize, got)
+			fastKernels.groupSums(x, gsize, got)
 			groupSumsRef(x, gsize, want)
 			checkClose(t, got, want, 1e-5*float64(gsize))
 		})
@@ -62,7 +62,7 @@ func checkClose(t *testing.T, got, want []float32, tol float64) {
 // output exactly what the one-row kernel gives it, and leaves the outputs
 // past its blocks alone.
 func TestAffineBias16x4(t *testing.T) {
-	if fastImpls.affineBias16x4 == nil {
+	if fastKernels.affineBias16x4 == nil {
 		t.Skip("no four-row bias kernel on this CPU or build")
 	}
 	rng := newRand(32)
@@ -77,9 +77,9 @@ func TestAffineBias16x4(t *testing.T) {
 				ostride := nblk*biasRows + 3
 				got := randFloats(rng, 4*ostride, 1)
 				want := append([]float32(nil), got...)
-				fastImpls.affineBias16x4(b16, xs, nblk, got, ostride)
+				fastKernels.affineBias16x4(b16, xs, nblk, got, ostride)
 				for r := range 4 {
-					fastImpls.affineBias16(b16, xs[r*groups:(r+1)*groups], nblk, want[r*ostride:])
+					fastKernels.affineBias16(b16, xs[r*groups:(r+1)*groups], nblk, want[r*ostride:])
 				}
 				for i := range want {
 					if got[i] != want[i] {

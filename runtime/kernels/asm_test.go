@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The tests in this file compare the kernels in use (fastImpls: assembly when
+// The tests in this file compare the kernels in use (fastKernels: assembly when
 // the CPU has it) with the reference ones, over lengths 0–300, slices that
 // start at unaligned offsets, and guard values around every output.
 
@@ -40,10 +40,10 @@ func offsets(n int) []int {
 
 func requireFast(t *testing.T) {
 	t.Helper()
-	if fastImpls.name == "go" {
+	if fastKernels.name == "go" {
 		t.Skip("no assembly kernels on this CPU or in this build")
 	}
-	t.Logf("kernels in use: %s", fastImpls.name)
+	t.Logf("kernels in use: %s", fastKernels.name)
 }
 
 func TestDotKernelsMatchReference(t *testing.T) {
@@ -63,9 +63,9 @@ func TestDotKernelsMatchReference(t *testing.T) {
 				name      string
 				got, want float32
 			}{
-				{"Dot", fastImpls.dot(a, b), dotRef(a, b)},
-				{"DotF16", fastImpls.dotF16(h, b), dotF16Ref(h, b)},
-				{"DotBF16", fastImpls.dotBF16(bf, b), dotBF16Ref(bf, b)},
+				{"Dot", fastKernels.dot(a, b), dotRef(a, b)},
+				{"DotF16", fastKernels.dotF16(h, b), dotF16Ref(h, b)},
+				{"DotBF16", fastKernels.dotBF16(bf, b), dotBF16Ref(bf, b)},
 			} {
 				if !closeTo(float64(c.got), float64(c.want), scale, 1e-6) {
 					t.Fatalf("%s n=%d off=%d: %v, reference %v", c.name, n, off, c.got, c.want)
@@ -91,8 +91,8 @@ func TestAxpyKernelsMatchReference(t *testing.T) {
 				name      string
 				fast, ref func(y []float32)
 			}{
-				{"Axpy", func(y []float32) { fastImpls.axpy(alpha, x, y) }, func(y []float32) { axpyRef(alpha, x, y) }},
-				{"AxpyF16", func(y []float32) { fastImpls.axpyF16(alpha, h, y) }, func(y []float32) { axpyF16Ref(alpha, h, y) }},
+				{"Axpy", func(y []float32) { fastKernels.axpy(alpha, x, y) }, func(y []float32) { axpyRef(alpha, x, y) }},
+				{"AxpyF16", func(y []float32) { fastKernels.axpyF16(alpha, h, y) }, func(y []float32) { axpyF16Ref(alpha, h, y) }},
 			} {
 				got, check := guarded(n, off)
 				copy(got, y0)
@@ -124,7 +124,7 @@ func TestConversionKernelsMatchReference(t *testing.T) {
 				hbuf[i] = 0xdead
 			}
 			h := hbuf[off : off+n]
-			fastImpls.f32ToF16(h, src)
+			fastKernels.f32ToF16(h, src)
 			for i, v := range hbuf {
 				inside := i >= off && i < off+n
 				if inside && v != f32ToF16(src[i-off]) || !inside && v != 0xdead {
@@ -132,7 +132,7 @@ func TestConversionKernelsMatchReference(t *testing.T) {
 				}
 			}
 			got, check := guarded(n, off)
-			fastImpls.f16ToF32(got, h)
+			fastKernels.f16ToF32(got, h)
 			check(t)
 			for i := range got {
 				if got[i] != f16ToF32(h[i]) {

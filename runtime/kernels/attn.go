@@ -63,7 +63,7 @@ func checkBlock(op string, n, m, size, stride int) {
 // compose fills the attention operations of a kernel set that an
 // architecture file did not replace, from the set's own axpy and
 // conversions.
-func (k *impls) compose() {
+func (k *kernelSet) compose() {
 	axpy, axpyF16, toF32, toF16 := k.axpy, k.axpyF16, k.f16ToF32, k.f32ToF16
 	if k.scoresF16 == nil {
 		k.scoresF16 = func(dst, q []float32, kt []uint16, stride int) { scoresWith(axpyF16, dst, q, kt, stride) }

@@ -25,7 +25,7 @@ func scaleHalfAVX2(y *uint16, s float32, n int)
 
 // initAttnAVX2 installs the attention kernels; the Go wrappers give the
 // assembly whole vectors and finish the tails with the reference code.
-func initAttnAVX2(k *impls) {
+func initAttnAVX2(k *kernelSet) {
 	k.scoresF16 = blockScores(scoresF16AVX2, axpyF16Ref)
 	k.scoresF32 = blockScores(scoresF32AVX2, axpyRef)
 	k.accumF16 = blockAccum(accumF16AVX2, axpyF16Ref)

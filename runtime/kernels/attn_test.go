@@ -37,19 +37,19 @@ func TestBlockKernelsMatchReference(t *testing.T) {
 			init := randFloats(rng, c.n, 1)
 			ops := []struct {
 				name string
-				run  func(k *impls, dst []float32)
+				run  func(k *kernelSet, dst []float32)
 			}{
-				{"scoresF16", func(k *impls, dst []float32) { k.scoresF16(dst, a, h, c.stride) }},
-				{"scoresF32", func(k *impls, dst []float32) { k.scoresF32(dst, a, f, c.stride) }},
-				{"accumF16", func(k *impls, dst []float32) { copy(dst, init); k.accumF16(dst, a, h, c.stride) }},
-				{"accumF32", func(k *impls, dst []float32) { copy(dst, init); k.accumF32(dst, a, f, c.stride) }},
+				{"scoresF16", func(k *kernelSet, dst []float32) { k.scoresF16(dst, a, h, c.stride) }},
+				{"scoresF32", func(k *kernelSet, dst []float32) { k.scoresF32(dst, a, f, c.stride) }},
+				{"accumF16", func(k *kernelSet, dst []float32) { copy(dst, init); k.accumF16(dst, a, h, c.stride) }},
+				{"accumF32", func(k *kernelSet, dst []float32) { copy(dst, init); k.accumF32(dst, a, f, c.stride) }},
 			}
 			for _, op := range ops {
 				got, check := guarded(c.n, 1)
-				op.run(&fastImpls, got)
+				op.run(&fastKernels, got)
 				check(t)
 				want := make([]float32, c.n)
-				op.run(&refImpls, want)
+				op.run(&refKernels, want)
 				for i := range want {
 					if !closeTo(float64(got[i]), float64(want[i]), float64(c.m)+2, 1e-6) {
 						t.Fatalf("%s: dst[%d] = %v, reference %v", op.name, i, got[i], want[i])

@@ -5,10 +5,10 @@ import (
 	"unsafe"
 )
 
-// impls is one complete set of kernel implementations. The reference set is
+// kernelSet is one complete set of kernel implementations. The reference set is
 // plain Go; the fast set starts as a copy of it and the architecture files
 // replace entries with assembly at init, depending on the CPU.
-type impls struct {
+type kernelSet struct {
 	name string
 
 	dot      func(a, b []float32) float32
@@ -46,7 +46,7 @@ type impls struct {
 	affineRow4BF16 func(row []byte, x []float32, gsize int, sc, bi []uint16, xsum []float32) float32
 
 	// quantize converts one activation row to its 8-bit block form.
-	quantize [actPairSum + 1]func(dst []byte, src []float32)
+	quantize [actPairQ8x8 + 1]func(dst []byte, src []float32)
 	// qdot holds, per weight format, the dot products of one weight row with
 	// len(out) ≤ 4 quantized activation rows spaced xstride bytes apart.
 	qdot [MLXAffine + 1]func(w, x []byte, xstride int, out []float32)
@@ -71,25 +71,25 @@ type impls struct {
 	prefetchRows func(p unsafe.Pointer, rows, n, stride int)
 }
 
-// refImpls is the reference set; fastImpls the set chosen for this CPU,
+// refKernels is the reference set; fastKernels the set chosen for this CPU,
 // under the cap of Cap if any.
 var (
-	refImpls  = newRefImpls()
-	fastImpls = buildImpls(detectedLevel())
-	current   atomic.Pointer[impls]
+	refKernels  = newRefKernelSet()
+	fastKernels = buildKernelSet(detectedLevel())
+	current     atomic.Pointer[kernelSet]
 )
 
 func init() {
-	refImpls.compose()
-	current.Store(&fastImpls)
+	refKernels.compose()
+	current.Store(&fastKernels)
 }
 
-// buildImpls returns the kernels of instruction-set level lvl (an index in
+// buildKernelSet returns the kernels of instruction-set level lvl (an index in
 // archLevels): the reference ones with the assembly of that level and
 // those below it. Level 0 still gets the few kernels that need no more
 // than the platform's baseline ("go").
-func buildImpls(lvl int) impls {
-	k := newRefImpls()
+func buildKernelSet(lvl int) kernelSet {
+	k := newRefKernelSet()
 	k.name = "go"
 	if lvl > 0 {
 		k.name = archLevels[lvl]
@@ -99,7 +99,7 @@ func buildImpls(lvl int) impls {
 	return k
 }
 
-func impl() *impls { return current.Load() }
+func impl() *kernelSet { return current.Load() }
 
 // SetReference forces the plain Go reference kernels (on = true) or restores
 // the fastest ones for this CPU under the cap of Cap (on = false). It is meant to be called once at
@@ -107,9 +107,9 @@ func impl() *impls { return current.Load() }
 // running kernels are safe but give mixed results.
 func SetReference(on bool) {
 	if on {
-		current.Store(&refImpls)
+		current.Store(&refKernels)
 	} else {
-		current.Store(&fastImpls)
+		current.Store(&fastKernels)
 	}
 }
 
@@ -119,8 +119,8 @@ func SetReference(on bool) {
 // ...).
 func Implementation() string { return impl().name }
 
-func newRefImpls() impls {
-	return impls{
+func newRefKernelSet() kernelSet {
+	return kernelSet{
 		name:     "reference",
 		dot:      dotRef,
 		dotF16:   dotF16Ref,
@@ -138,13 +138,13 @@ func newRefImpls() impls {
 		affineBias16: affineBiasRef[uint16],
 		groupSums:    groupSumsRef,
 		prefetchRows: func(unsafe.Pointer, int, int, int) {},
-		quantize: [actPairSum + 1]func([]byte, []float32){
-			actQ8_0:    quantizeQ8_0Ref,
-			actQ8_1:    quantizeQ8_1Ref,
-			actQ8_K:    quantizeQ8_KRef,
-			actPair:    quantizePairsRef,
-			actPairSum: summedPairs(quantizePairsRef),
-			actQ8_KP:   quantizeKPRef,
+		quantize: [actPairQ8x8 + 1]func([]byte, []float32){
+			actQ8_0:     quantizeQ8_0Ref,
+			actQ8_1:     quantizeQ8_1Ref,
+			actQ8_K:     quantizeQ8_KRef,
+			actPair:     quantizePairsRef,
+			actPairQ8x8: summedPairs(quantizePairsRef),
+			actQ8_KP:    quantizeKPRef,
 		},
 		qdot: [MLXAffine + 1]func(w, x []byte, xstride int, out []float32){
 			Q8_0:  qdotQ8_0Ref,

@@ -35,7 +35,7 @@ func detectedLevel() int {
 }
 
 // initArch installs the assembly kernels of level lvl and below.
-func initArch(k *impls, lvl int) {
+func initArch(k *kernelSet, lvl int) {
 	initBaseline(k)
 	if lvl < levelAVX2 {
 		return

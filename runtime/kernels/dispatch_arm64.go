@@ -26,7 +26,7 @@ func detectedLevel() int {
 }
 
 // initArch installs the assembly kernels of level lvl and below.
-func initArch(k *impls, lvl int) {
+func initArch(k *kernelSet, lvl int) {
 	if lvl < 1 {
 		return
 	}

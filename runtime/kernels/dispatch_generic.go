@@ -10,4 +10,4 @@ func detectedLevel() int { return 0 }
 
 // initArch leaves the reference kernels in place: no assembly on this
 // platform or in this build.
-func initArch(k *impls, lvl int) {}
+func initArch(k *kernelSet, lvl int) {}

@@ -29,7 +29,7 @@ func f32ToF16AVX2(dst []uint16, src []float32)
 
 // initDotAVX2 installs the float dots, axpys and half conversions; the
 // assembly takes whole vectors and the reference code finishes the tails.
-func initDotAVX2(k *impls) {
+func initDotAVX2(k *kernelSet) {
 	k.dot = func(a, b []float32) float32 {
 		n := len(a) &^ 7
 		return dotAVX2(a[:n], b) + dotRef(a[n:], b[n:])

@@ -30,7 +30,7 @@ func f32ToF16NEON(dst []uint16, src []float32)
 // initDotNEON installs the float dots, axpys and half conversions; the
 // assembly takes whole multiples of 16 elements and the reference code
 // finishes the tails.
-func initDotNEON(k *impls) {
+func initDotNEON(k *kernelSet) {
 	k.dot = func(a, b []float32) float32 {
 		n := len(a) &^ 15
 		return dotNEON(a[:n], b) + dotRef(a[n:], b[n:])

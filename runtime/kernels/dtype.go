@@ -93,13 +93,13 @@ func (d DType) blockBytes() int {
 type actKind uint8
 
 const (
-	actF32     actKind = iota // float32 as given
-	actQ8_0                   // ggml block_q8_0
-	actQ8_1                   // ggml block_q8_1
-	actQ8_K                   // ggml block_q8_K
-	actPair                   // Q8_0 blocks in pairs, for the packed tile kernels
-	actQ8_KP                  // Q8_K blocks reordered for the packed K-quant kernels (pack_kquant.go)
-	actPairSum                // actPair with each block's correction summed, for the eight-row Q8_0 kernels (pack_q8x8.go)
+	actF32      actKind = iota // float32 as given
+	actQ8_0                    // ggml block_q8_0
+	actQ8_1                    // ggml block_q8_1
+	actQ8_K                    // ggml block_q8_K
+	actPair                    // Q8_0 blocks in pairs, for the packed tile kernels
+	actQ8_KP                   // Q8_K blocks reordered for the packed K-quant kernels (pack_kquant.go)
+	actPairQ8x8                // actPair with each block's correction summed, for the eight-row Q8_0 kernels (pack_q8x8.go)
 )
 
 func (d DType) act() actKind {
@@ -123,7 +123,7 @@ func (a actKind) rowBytes(cols int) int {
 		return cols / qk * q8_1
 	case actQ8_K:
 		return cols / qkK * q8K
-	case actPair, actPairSum:
+	case actPair, actPairQ8x8:
 		return pairs(cols) * pairAct
 	case actQ8_KP:
 		return cols / qkK * kpAct

@@ -13,7 +13,7 @@ func siluMulAVX2(gate, up *float32, n int)
 
 // initExpAVX2 installs the exponentials (Exp, Softmax's shifted sum, SiLUMul);
 // the assembly takes whole vectors and the reference code finishes the tails.
-func initExpAVX2(k *impls) {
+func initExpAVX2(k *kernelSet) {
 	k.expShift = func(x []float32, m float32) float64 {
 		n := len(x) &^ 7
 		var sum float64

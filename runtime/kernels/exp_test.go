@@ -37,7 +37,7 @@ func TestExpKernelsMatchReference(t *testing.T) {
 				m = max(m, v)
 			}
 			got := append(append([]float32(nil), x...), guardF32)
-			sum := fastImpls.expShift(got[:n], m)
+			sum := fastKernels.expShift(got[:n], m)
 			want := append([]float32(nil), x...)
 			wantSum := expShiftRef(want, m)
 			for i := range want {
@@ -53,7 +53,7 @@ func TestExpKernelsMatchReference(t *testing.T) {
 			}
 
 			e := append(append([]float32(nil), x...), guardF32)
-			fastImpls.exp(e[:n])
+			fastKernels.exp(e[:n])
 			wantE := append([]float32(nil), x...)
 			expRef(wantE)
 			for i := range wantE {
@@ -67,7 +67,7 @@ func TestExpKernelsMatchReference(t *testing.T) {
 
 			up := randFloats(newRand(uint64(n)), n, 1)
 			gs := append(append([]float32(nil), x...), guardF32)
-			fastImpls.siluMul(gs[:n], up)
+			fastKernels.siluMul(gs[:n], up)
 			wantS := append([]float32(nil), x...)
 			siluMulRef(wantS, up)
 			for i := range wantS {

@@ -72,7 +72,7 @@ func checkFixtureMLX(t *testing.T, int8 bool) {
 			out := make([]float32, 2*w.Rows)
 			p.MatMul(w, x, 2, out)
 			bound := matmulBound(MLXAffine)
-			if tiles := fastImpls.gemm[Q4_0].one != nil; (w.packed != nil) != (int8 && tiles) {
+			if tiles := fastKernels.gemm[Q4_0].one != nil; (w.packed != nil) != (int8 && tiles) {
 				t.Fatalf("%s: repacked = %v with the integer path %v (tile kernels: %v)", base, w.packed != nil, int8, tiles)
 			}
 			if w.packed != nil {

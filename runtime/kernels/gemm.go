@@ -39,7 +39,7 @@ func (m *Matrix) groupRows() int {
 
 // packedFor reports whether a matmul of w with kernels k uses the packed
 // tile kernels.
-func (w *Matrix) packedFor(k *impls) bool {
+func (w *Matrix) packedFor(k *kernelSet) bool {
 	return w.packed != nil && k.gemm[w.layout].one != nil
 }
 

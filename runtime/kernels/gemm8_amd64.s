@@ -7,7 +7,7 @@
 
 // Tile kernels of Q8_0 weights packed eight rows to a group (pack_q8x8.go)
 // times activations in pairs of Q8_0 blocks whose corrections are summed
-// per block (actPairSum). For every block of a pair, the eight weight
+// per block (actPairQ8x8). For every block of a pair, the eight weight
 // vectors each hold four values of each of the eight rows, so that one
 // VPDPBUSD with four broadcast activation bytes adds four products to
 // every row's lane: after eight, lane r holds row r's whole block dot

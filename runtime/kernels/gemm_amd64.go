@@ -51,7 +51,7 @@ var (
 )
 
 // initGemm installs the tile kernels of level lvl.
-func initGemm(k *impls, lvl int) {
+func initGemm(k *kernelSet, lvl int) {
 	set := gemmAVX2
 	if lvl >= levelVNNI {
 		set = gemmVNNI

@@ -19,7 +19,7 @@ func TestGemmKernelSetsIdentical(t *testing.T) {
 		t.Skip("this CPU does not run both the AVX2 and the VNNI tile kernels")
 	}
 	rng := newRand(33)
-	avx2 := fastImpls
+	avx2 := fastKernels
 	for typ, g := range gemmAVX2 {
 		avx2.gemm[typ] = g
 	}
@@ -29,7 +29,7 @@ func TestGemmKernelSetsIdentical(t *testing.T) {
 				w := randomMatrix(t, rng, typ, c.rows, c.cols)
 				x := randFloats(rng, c.n*c.cols, 1)
 				got := packedMatMul(t, &avx2, w, x, c.n)
-				want := packedMatMul(t, &fastImpls, w, x, c.n)
+				want := packedMatMul(t, &fastKernels, w, x, c.n)
 				for i := range got {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 						t.Fatalf("out[%d]: AVX2 %v, VNNI %v", i, got[i], want[i])

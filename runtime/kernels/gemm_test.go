@@ -20,7 +20,7 @@ var packedCases = []packedCase{
 }
 
 // withKernels runs f with k as the kernels in use.
-func withKernels(t *testing.T, k *impls, f func()) {
+func withKernels(t *testing.T, k *kernelSet, f func()) {
 	t.Helper()
 	old := current.Load()
 	current.Store(k)
@@ -30,7 +30,7 @@ func withKernels(t *testing.T, k *impls, f func()) {
 
 // packedMatMul returns MatMul(w, x) with the kernels k, checking that
 // nothing past the output is written.
-func packedMatMul(t *testing.T, k *impls, w *Matrix, x []float32, n int) []float32 {
+func packedMatMul(t *testing.T, k *kernelSet, w *Matrix, x []float32, n int) []float32 {
 	t.Helper()
 	out := make([]float32, n*w.Rows+guard)
 	for i := range out {
@@ -53,7 +53,7 @@ func packedMatMul(t *testing.T, k *impls, w *Matrix, x []float32, n int) []float
 func TestPackedMatMulMatchesReference(t *testing.T) {
 	rng := newRand(31)
 	for _, typ := range packedTypes {
-		if fastImpls.gemm[typ].one == nil {
+		if fastKernels.gemm[typ].one == nil {
 			t.Logf("%v: no tile kernels on this CPU", typ)
 			continue
 		}
@@ -64,8 +64,8 @@ func TestPackedMatMulMatchesReference(t *testing.T) {
 					t.Fatal("NewMatrix did not pack the weights")
 				}
 				x := randFloats(rng, c.n*c.cols, 1)
-				got := packedMatMul(t, &fastImpls, w, x, c.n)
-				want := packedMatMul(t, &refImpls, w, x, c.n)
+				got := packedMatMul(t, &fastKernels, w, x, c.n)
+				want := packedMatMul(t, &refKernels, w, x, c.n)
 				wf := dequantMatrix(w)
 				for i := range c.n {
 					xi := x[i*c.cols : (i+1)*c.cols]
@@ -86,15 +86,15 @@ func TestPackedMatMulMatchesReference(t *testing.T) {
 func TestPackedResultIndependentOfBatch(t *testing.T) {
 	rng := newRand(32)
 	for _, typ := range packedTypes {
-		if fastImpls.gemm[typ].one == nil {
+		if fastKernels.gemm[typ].one == nil {
 			continue
 		}
 		cols := 2 * typ.blockElems() * 7 / 2 // odd blocks: a padded pair
 		w := randomMatrix(t, rng, typ, 13, cols)
 		x := randFloats(rng, 9*cols, 1)
-		batch := packedMatMul(t, &fastImpls, w, x, 9)
+		batch := packedMatMul(t, &fastKernels, w, x, 9)
 		for i := range 9 {
-			alone := packedMatMul(t, &fastImpls, w, x[i*cols:(i+1)*cols], 1)
+			alone := packedMatMul(t, &fastKernels, w, x[i*cols:(i+1)*cols], 1)
 			for r, v := range alone {
 				if math.Float32bits(v) != math.Float32bits(batch[i*13+r]) {
 					t.Fatalf("%v row %d of activation %d: %v alone, %v in a batch", typ, r, i, v, batch[i*13+r])

@@ -31,7 +31,7 @@ const halfRows = 4
 const halfBlock = 32
 
 // halfKernels returns the tile kernels of weight type t, or nil.
-func (k *impls) halfKernels(t DType) *halfSet {
+func (k *kernelSet) halfKernels(t DType) *halfSet {
 	var hs *halfSet
 	switch t {
 	case F16:

@@ -44,7 +44,7 @@ var (
 )
 
 // initHalf installs the half tile kernels of level lvl (at least AVX2).
-func initHalf(k *impls, lvl int) {
+func initHalf(k *kernelSet, lvl int) {
 	k.half = halfAVX2
 	if lvl >= levelAVX512 {
 		k.half = halfAVX512

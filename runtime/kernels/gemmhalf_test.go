@@ -9,10 +9,10 @@ import (
 // sets (F16, BF16).
 func withHalf(t *testing.T, sets [2]halfSet, f func()) {
 	t.Helper()
-	k := fastImpls
+	k := fastKernels
 	k.half = sets
 	current.Store(&k)
-	defer current.Store(&fastImpls)
+	defer current.Store(&fastKernels)
 	f()
 }
 
@@ -90,12 +90,12 @@ func BenchmarkHalfGemm(b *testing.B) {
 			out := make([]float32, s.n*s.rows)
 			for _, mode := range []string{"tiles", "rows"} {
 				b.Run(fmt.Sprintf("%v/%dx%d/n=%d/%s", typ, s.rows, s.cols, s.n, mode), func(b *testing.B) {
-					k := fastImpls
+					k := fastKernels
 					if mode == "rows" {
 						k.half = [2]halfSet{}
 					}
 					current.Store(&k)
-					defer current.Store(&fastImpls)
+					defer current.Store(&fastKernels)
 					p := NewPool(1)
 					defer p.Close()
 					b.ResetTimer()

@@ -19,7 +19,7 @@ func gemm1Q6_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 // Q4_K and Q6_K unpacked and the per-row kernels compute them. The kernels get np as
 // packedChunk passes it to every tile kernel, pairs of 32-value blocks, and
 // loop over np/4 super-blocks.
-func initGemmK(k *impls, lvl int) {
+func initGemmK(k *kernelSet, lvl int) {
 	if lvl < levelVNNI {
 		return
 	}

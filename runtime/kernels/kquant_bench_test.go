@@ -46,7 +46,7 @@ func BenchmarkPackK(b *testing.B) {
 			b.SetBytes(int64(len(w.Data)))
 			b.ReportAllocs()
 			for range b.N {
-				w.packK()
+				w.packKQuant()
 			}
 		})
 	}

@@ -64,11 +64,11 @@ func TestScoresQMatchesDecoded(t *testing.T) {
 					qf, kf := make([]float32, rows*hd), make([]float32, n*hd)
 					dequant32(Q8_0, q, qf)
 					dequant32(typ, k, kf)
-					for _, set := range []*impls{&refImpls, &fastImpls} {
+					for _, set := range []*kernelSet{&refKernels, &fastKernels} {
 						dst, check := guarded(rows*n, 1)
 						current.Store(set)
 						ScoresQ(typ, dst, rows, q, k, hd)
-						current.Store(&fastImpls)
+						current.Store(&fastKernels)
 						check(t)
 						for r := range rows {
 							for p := range n {
@@ -104,12 +104,12 @@ func TestAccumQMatchesDecoded(t *testing.T) {
 				for i, w := range p {
 					axpyRef(w, vf[i*hd:(i+1)*hd], want)
 				}
-				for _, set := range []*impls{&refImpls, &fastImpls} {
+				for _, set := range []*kernelSet{&refKernels, &fastKernels} {
 					dst, check := guarded(hd, 1)
 					copy(dst, init)
 					current.Store(set)
 					AccumQ(typ, dst, p, v)
-					current.Store(&fastImpls)
+					current.Store(&fastKernels)
 					check(t)
 					for d := range hd {
 						if !closeTo(float64(dst[d]), float64(want[d]), float64(n)+1, 1e-5) {

@@ -45,12 +45,12 @@ func Cap(level string) error {
 	case lvl > top:
 		return fmt.Errorf("%w: this CPU cannot run %s kernels (it runs up to %s)", ErrLevel, level, archLevels[top])
 	case lvl == 0 && level != "native":
-		fastImpls = newRefImpls()
-		fastImpls.name = archLevels[0]
-		fastImpls.compose()
+		fastKernels = newRefKernelSet()
+		fastKernels.name = archLevels[0]
+		fastKernels.compose()
 	default:
-		fastImpls = buildImpls(lvl)
+		fastKernels = buildKernelSet(lvl)
 	}
-	current.Store(&fastImpls)
+	current.Store(&fastKernels)
 	return nil
 }

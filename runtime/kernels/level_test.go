@@ -8,10 +8,10 @@ import (
 
 // restoreLevel puts back the kernels in use when the test ends.
 func restoreLevel(t *testing.T) {
-	saved := fastImpls
+	saved := fastKernels
 	t.Cleanup(func() {
-		fastImpls = saved
-		current.Store(&fastImpls)
+		fastKernels = saved
+		current.Store(&fastKernels)
 	})
 }
 

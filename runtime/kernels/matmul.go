@@ -27,7 +27,7 @@ type matmulJob struct {
 	xstride int       // bytes per quantized activation row
 	xsum    []float32 // MLXAffine: per-group sums of each activation row
 	gsize   int       // MLXAffine group size
-	k       *impls
+	k       *kernelSet
 	act     actKind // the form of the activations
 }
 
@@ -104,7 +104,7 @@ func (p *Pool) MatMuls(ws []*Matrix, x []float32, n int, outs [][]float32) {
 
 // shareInput reports whether the matrices can be computed in one job: the
 // same columns and the same form of activations (and MLX group size).
-func shareInput(ws []*Matrix, k *impls) bool {
+func shareInput(ws []*Matrix, k *kernelSet) bool {
 	for _, w := range ws[1:] {
 		if w.Cols != ws[0].Cols || w.actFor(k) != ws[0].actFor(k) || (w.Type == MLXAffine) != (ws[0].Type == MLXAffine) || w.GroupSize != ws[0].GroupSize {
 			return false
@@ -114,7 +114,7 @@ func shareInput(ws []*Matrix, k *impls) bool {
 }
 
 // actFor returns the form the activations of w take with kernels k.
-func (w *Matrix) actFor(k *impls) actKind {
+func (w *Matrix) actFor(k *kernelSet) actKind {
 	if w.packedFor(k) {
 		return packedAct(w.layout)
 	}

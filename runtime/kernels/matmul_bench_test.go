@@ -71,9 +71,9 @@ func BenchmarkQuantize(b *testing.B) {
 	for _, impl := range []string{"asm", "ref"} {
 		for _, a := range []actKind{actQ8_0, actQ8_1, actQ8_K, actPair} {
 			b.Run(fmt.Sprintf("%s/act=%d", impl, a), func(b *testing.B) {
-				k := &fastImpls
+				k := &fastKernels
 				if impl == "ref" {
-					k = &refImpls
+					k = &refKernels
 				}
 				dst := make([]byte, 64*a.rowBytes(1536))
 				b.SetBytes(int64(4 * len(x)))

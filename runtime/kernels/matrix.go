@@ -94,11 +94,11 @@ func (m *Matrix) Pack() bool {
 	if m.packed != nil || m.affinePacked() {
 		return true
 	}
-	if m.Type == Q8_0 && fastImpls.gemm[layoutQ8x8].one != nil {
+	if m.Type == Q8_0 && fastKernels.gemm[layoutQ8x8].one != nil {
 		m.layout = layoutQ8x8
 	}
 	switch {
-	case fastImpls.gemm[m.layout].one != nil && (m.Type != MXFP4 || mxfp4HalfScales(m.Data)):
+	case fastKernels.gemm[m.layout].one != nil && (m.Type != MXFP4 || mxfp4HalfScales(m.Data)):
 		m.pack()
 	case m.Type == MLXAffine && !affineInt8Off.Load():
 		m.packAffine()

@@ -135,10 +135,10 @@ func TestMXFP4ScaleExtremes(t *testing.T) {
 		}
 		x := randFloats(rng, 256, 1)
 		xq := make([]byte, actQ8_0.rowBytes(256))
-		refImpls.quantize[actQ8_0](xq, x)
+		refKernels.quantize[actQ8_0](xq, x)
 		var got, want [1]float32
-		fastImpls.qdot[MXFP4](wm.Data, xq, 0, got[:])
-		refImpls.qdot[MXFP4](wm.Data, xq, 0, want[:])
+		fastKernels.qdot[MXFP4](wm.Data, xq, 0, got[:])
+		refKernels.qdot[MXFP4](wm.Data, xq, 0, want[:])
 		scale := absSum(dequantMatrix(wm), dequantAct(actQ8_0, xq, 256))
 		if math.Abs(float64(got[0]-want[0])) > 1e-5*scale || scale == 0 {
 			t.Errorf("e=%d: %g, reference %g", e, got[0], want[0])
@@ -150,7 +150,7 @@ func TestMXFP4ScaleExtremes(t *testing.T) {
 // kernels exactly when every scale is exact as an fp16 (2^-24 to 2^15), and
 // that both kinds compute the same products as the reference.
 func TestMXFP4PackedScales(t *testing.T) {
-	if fastImpls.gemm[MXFP4].one == nil {
+	if fastKernels.gemm[MXFP4].one == nil {
 		t.Skip("no MXFP4 tile kernels on this CPU")
 	}
 	rng := newRand(40)
@@ -166,8 +166,8 @@ func TestMXFP4PackedScales(t *testing.T) {
 			t.Errorf("e=%d: packed %v, want %v", e, w.Packed(), want)
 		}
 		x := randFloats(rng, 3*96, 1)
-		got := packedMatMul(t, &fastImpls, w, x, 3)
-		ref := packedMatMul(t, &refImpls, w, x, 3)
+		got := packedMatMul(t, &fastKernels, w, x, 3)
+		ref := packedMatMul(t, &refKernels, w, x, 3)
 		wf := dequantMatrix(w)
 		for i := range 3 {
 			for r := range 9 {

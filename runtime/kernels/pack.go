@@ -64,7 +64,7 @@ func (m *Matrix) groupBytes() int {
 // groups split across the cores.
 func (m *Matrix) pack() {
 	if kGroupBytes(m.layout) > 0 {
-		m.packK()
+		m.packKQuant()
 		return
 	}
 	m.packed = make([]byte, (m.Rows+m.groupRows()-1)/m.groupRows()*m.groupBytes())

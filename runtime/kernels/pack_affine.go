@@ -46,7 +46,7 @@ func SetAffineInt8(on bool) { affineInt8Off.Store(!on) }
 // scales would stay on the heap until the next collection, which comes late
 // while the model's packed weights grow it.
 func (m *Matrix) packAffine() {
-	if m.Bits != 4 || m.GroupSize%qk != 0 || fastImpls.gemm[Q4_0].one == nil {
+	if m.Bits != 4 || m.GroupSize%qk != 0 || fastKernels.gemm[Q4_0].one == nil {
 		return
 	}
 	for i := range m.Rows * (m.Cols / m.GroupSize) {

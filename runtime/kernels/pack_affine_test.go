@@ -44,7 +44,7 @@ func TestAffineRepack(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if hasTiles := fastImpls.gemm[Q4_0].one != nil; (w.packed != nil) != (tt.wantPacked && hasTiles) {
+				if hasTiles := fastKernels.gemm[Q4_0].one != nil; (w.packed != nil) != (tt.wantPacked && hasTiles) {
 					t.Fatalf("packed = %v, want %v (tile kernels: %v)", w.packed != nil, tt.wantPacked, hasTiles)
 				}
 				if w.packed != nil && (w.affineBias != nil) != tt.hugeBias {
@@ -133,7 +133,7 @@ func TestAffineMatMulAllocs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := int8 && fastImpls.gemm[Q4_0].one != nil; (w.packed != nil) != want {
+		if want := int8 && fastKernels.gemm[Q4_0].one != nil; (w.packed != nil) != want {
 			t.Fatalf("int8=%v: packed = %v", int8, w.packed != nil)
 		}
 		p := NewPool(2)

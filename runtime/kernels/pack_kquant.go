@@ -75,20 +75,20 @@ func packedAct(t DType) actKind {
 		return actQ8_KP
 	}
 	if t == layoutQ8x8 {
-		return actPairSum
+		return actPairQ8x8
 	}
 	return actPair
 }
 
-// packK builds m.packed from m.Data for Q4_K and Q6_K, the groups split
+// packKQuant builds m.packed from m.Data for Q4_K and Q6_K, the groups split
 // across the cores.
-func (m *Matrix) packK() {
+func (m *Matrix) packKQuant() {
 	m.packed = make([]byte, (m.Rows+groupRows-1)/groupRows*m.groupBytes())
-	m.packParallel(m.packKGroups)
+	m.packParallel(m.packKQuantGroups)
 }
 
-// packKGroups packs the rows of groups [g0, g1).
-func (m *Matrix) packKGroups(g0, g1 int) {
+// packKQuantGroups packs the rows of groups [g0, g1).
+func (m *Matrix) packKQuantGroups(g0, g1 int) {
 	gb, sb := m.groupBytes(), kGroupBytes(m.Type)
 	nsb := m.Cols / qkK
 	wb := m.Type.blockBytes()

@@ -14,7 +14,7 @@ import "encoding/binary"
 // Q8_0 tile kernels, converting each block as it is placed; otherwise m
 // keeps the Q5_0 kernels.
 func (m *Matrix) packQ5_0() {
-	if fastImpls.gemm[Q8_0].one == nil {
+	if fastKernels.gemm[Q8_0].one == nil {
 		return
 	}
 	m.layout = Q8_0

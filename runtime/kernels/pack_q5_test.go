@@ -31,7 +31,7 @@ func TestQ5BlockToQ8Exact(t *testing.T) {
 // the stored values, and matmuls agree to float rounding (the integer sums
 // are the same).
 func TestQ5_0OnTiles(t *testing.T) {
-	if fastImpls.gemm[Q8_0].one == nil {
+	if fastKernels.gemm[Q8_0].one == nil {
 		t.Skip("no Q8_0 tile kernels on this CPU or build")
 	}
 	rng := newRand(52)

@@ -49,7 +49,7 @@ func (m *Matrix) packGroups8(g0, g1 int) {
 	}
 }
 
-// summedPairs returns the quantizer of actPairSum made of that of actPair.
+// summedPairs returns the quantizer of actPairQ8x8 made of that of actPair.
 func summedPairs(pairs func(dst []byte, src []float32)) func(dst []byte, src []float32) {
 	return func(dst []byte, src []float32) {
 		pairs(dst, src)

@@ -58,7 +58,7 @@ func qdotMXFP4NEON(w, x *byte, nb, xstride, nrows int, out *float32)
 
 // initQdotNEON installs the dot products of the GGUF block formats: SDOT
 // ones at level dotprod, SMULL/SADALP ones below it.
-func initQdotNEON(k *impls, lvl int) {
+func initQdotNEON(k *kernelSet, lvl int) {
 	if lvl >= levelDotProd {
 		k.qdot[Q8_0] = qdot4(qdotQ8_0SDOT, q8_0, q8_0)
 		k.qdot[Q4_0] = qdot4(qdotQ4_0SDOT, q4_0, q8_0)

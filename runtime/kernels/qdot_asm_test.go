@@ -25,15 +25,15 @@ func TestQDotKernelsMatchReference(t *testing.T) {
 					xq := make([]byte, off+4*xs)[off:]
 					x := randFloats(rng, 4*cols, 1)
 					for i := range 4 {
-						refImpls.quantize[a](xq[i*xs:], x[i*cols:(i+1)*cols])
+						refKernels.quantize[a](xq[i*xs:], x[i*cols:(i+1)*cols])
 					}
 					wf := dequantMatrix(wm)
 					for nrows := 1; nrows <= 4; nrows++ {
 						got, check := guarded(nrows, off)
-						fastImpls.qdot[typ](w, xq, xs, got)
+						fastKernels.qdot[typ](w, xq, xs, got)
 						check(t)
 						want := make([]float32, nrows)
-						refImpls.qdot[typ](w, xq, xs, want)
+						refKernels.qdot[typ](w, xq, xs, want)
 						for i := range want {
 							scale := absSum(wf, dequantAct(a, xq[i*xs:], cols))
 							if !closeTo(float64(got[i]), float64(want[i]), scale, 1e-5) {
@@ -68,9 +68,9 @@ func TestQuantizeKernelsMatchReference(t *testing.T) {
 				for i := range got {
 					got[i] = 0xa5
 				}
-				fastImpls.quantize[a](got[off:off+n], x)
+				fastKernels.quantize[a](got[off:off+n], x)
 				want := make([]byte, n)
-				refImpls.quantize[a](want, x)
+				refKernels.quantize[a](want, x)
 				if string(got[off:off+n]) != string(want) {
 					t.Fatalf("act %d cols=%d off=%d: quantized bytes differ from the reference", a, cols, off)
 				}
@@ -100,7 +100,7 @@ func TestAffineGroupsKernelsMatchReference(t *testing.T) {
 					}
 					x := randFloats(rng, cols+off, 1)[off:]
 					got, check := guarded(groups, off)
-					fastImpls.affineGroups(row, bits, x, gsize, got)
+					fastKernels.affineGroups(row, bits, x, gsize, got)
 					check(t)
 					want := make([]float32, groups)
 					affineGroupsRef(row, bits, x, gsize, want)

@@ -10,8 +10,8 @@ func quantPairsAVX2(dst *byte, src *float32, np int)
 
 // initQuantizeAVX2 installs the Q8_0 activation quantizers (single blocks
 // and the pairs of the tile kernels).
-func initQuantizeAVX2(k *impls) {
+func initQuantizeAVX2(k *kernelSet) {
 	k.quantize[actQ8_0] = quantQ8_0(quantQ8_0AVX2)
 	k.quantize[actPair] = quantPairs(quantPairsAVX2)
-	k.quantize[actPairSum] = summedPairs(k.quantize[actPair])
+	k.quantize[actPairQ8x8] = summedPairs(k.quantize[actPair])
 }

@@ -21,7 +21,7 @@ func TestQuantizeQ8Blocks(t *testing.T) {
 				clear(x[32:64]) // an all-zero block
 			}
 			b := make([]byte, a.rowBytes(cols))
-			refImpls.quantize[a](b, x)
+			refKernels.quantize[a](b, x)
 			checkQ8(t, a, b, x)
 		}
 	}
@@ -95,12 +95,12 @@ func TestQDotMatchesDequantized(t *testing.T) {
 			x := randFloats(rng, 4*cols, 1)
 			xq := make([]byte, 4*xs)
 			for i := range 4 {
-				refImpls.quantize[a](xq[i*xs:], x[i*cols:(i+1)*cols])
+				refKernels.quantize[a](xq[i*xs:], x[i*cols:(i+1)*cols])
 			}
 			wf := dequantMatrix(w)
 			for nrows := 1; nrows <= 4; nrows++ {
 				out := make([]float32, nrows)
-				refImpls.qdot[typ](w.rowData(0), xq, xs, out)
+				refKernels.qdot[typ](w.rowData(0), xq, xs, out)
 				for i, got := range out {
 					xf := dequantAct(a, xq[i*xs:], cols)
 					want := dot64(wf, xf)

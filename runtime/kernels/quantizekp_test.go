@@ -11,7 +11,7 @@ import (
 // integer conversion Go leaves to the platform) must only not stop it.
 func TestQuantizeKPMatchesReference(t *testing.T) {
 	rng := newRand(45)
-	f := fastImpls.quantize[actQ8_KP]
+	f := fastKernels.quantize[actQ8_KP]
 	tests := []struct {
 		name  string
 		edit  func(x []float32)
