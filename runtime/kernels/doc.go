@@ -42,8 +42,9 @@
 //	half ↔ float conversion               half.go               dot_amd64.s           dot_arm64.s
 //	exp, SiLU·up, softmax's shifted sum   exp.go                exp_amd64.s           -
 //	RMSNorm, softmax, scale, add          ops.go                -                     -
-//	GELU·up, softcap                      act.go                -                     -
+//	GELU, GELU·up, softcap                act.go                -                     -
 //	attention over a KV cache block       attn.go               attn_amd64.s          -
+//	attention over Q8_0/Q4_0 cache rows   kvquant.go            (qdot kernels)        (qdot kernels)
 //	activations to Q8_0, Q8_1, Q8_K       quantize.go           quantize_amd64.s      quantize_arm64.s
 //	activations for packed K-quants       quantizekp.go         quantizekp_amd64.s    -
 //	GGUF block decoding, Matrix.Row       blocks.go dequant.go  -                     -
