@@ -22,6 +22,9 @@ func messagesPlan(r *anthropic.Request) *plan {
 	}
 	if on, ok := r.Thinking.Enabled(); ok {
 		p.kwargs = map[string]any{"enable_thinking": on}
+		if on {
+			p.thinkBudget = r.Thinking.BudgetTokens
+		}
 	}
 	return p
 }

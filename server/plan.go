@@ -42,8 +42,11 @@ type plan struct {
 	// mergeReasoning leaves reasoning in the content instead of
 	// separating it.
 	mergeReasoning bool
-	beam           *runtime.BeamSearch
-	spec           runtime.Speculation
+	// thinkBudget bounds the tokens of the reasoning of a one-choice plan
+	// (0: no bound): the stream closes the reasoning when it is spent.
+	thinkBudget int
+	beam        *runtime.BeamSearch
+	spec        runtime.Speculation
 }
 
 // planTool is a declared tool: its name, its parameters schema, and its

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"errors"
+	"slices"
 
 	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/server/toolparse"
@@ -43,6 +45,9 @@ type choiceState struct {
 	completion int // tokens generated
 	reasoning  int // of which reasoning
 	calls      int // tool calls parsed
+	// ids are the tokens generated, kept under a thinking budget to go
+	// on after it.
+	ids []int32
 }
 
 // open measures the prompt's log-probabilities when the plan asks for
@@ -63,7 +68,11 @@ func (st *genStream) run(ctx context.Context, r *runner) error {
 	if err := st.open(ctx); err != nil {
 		return err
 	}
-	if err := r.run(ctx, st.reqs, st); err != nil {
+	err := r.run(ctx, st.reqs, st)
+	if errors.Is(err, errThinkingBudget) {
+		err = st.closeThinking(ctx, r)
+	}
+	if err != nil {
 		return err
 	}
 	return st.enc.encodeFinish()
@@ -79,7 +88,49 @@ func (st *genStream) event(i int, ev runtime.Event) error {
 		ch.reasoning += len(ev.Tokens)
 	}
 	ch.calls += len(d.Calls)
-	return st.enc.encodeDelta(i, d, ev)
+	if err := st.enc.encodeDelta(i, d, ev); err != nil {
+		return err
+	}
+	if budget := st.plan.thinkBudget; budget > 0 && len(st.reqs) == 1 {
+		ch.ids = append(ch.ids, ev.Tokens...)
+		if ch.parser.InReasoning() && ch.reasoning >= budget {
+			return errThinkingBudget
+		}
+	}
+	return nil
+}
+
+// errThinkingBudget stops a sequence whose reasoning spent its budget.
+var errThinkingBudget = errors.New("the thinking budget is spent")
+
+// closeThinking goes on with the one choice whose reasoning spent the
+// plan's budget, as llama-server does: the reasoning's end marker
+// (</think>, or Harmony's switch to the final channel) follows as if
+// generated, and generation resumes after it, from a prompt that holds
+// what came before (the prefix cache has it), within what max_tokens and
+// the context leave.
+func (st *genStream) closeThinking(ctx context.Context, r *runner) error {
+	ch := st.choices[0]
+	end := "\n" + toolparse.ThinkClose + "\n\n"
+	if st.m.Info().ToolFormat == toolparse.FormatHarmony {
+		end = toolparse.HarmonyEnd + toolparse.HarmonyStart + "assistant" + toolparse.HarmonyChannel + "final" + toolparse.HarmonyMessage
+	}
+	ids := st.m.Tokenize(end, false)
+	if err := st.event(0, runtime.Event{Tokens: ids, Text: end}); err != nil && !errors.Is(err, errThinkingBudget) {
+		return err
+	}
+	req := st.reqs[0]
+	req.Prompt = slices.Concat(req.Prompt, ch.ids)
+	ch.ids = nil
+	st.plan.thinkBudget = 0
+	left := req.Params.MaxTokens - ch.completion // when max_tokens is set (> 0)
+	if ctxLen := st.m.Info().Context; (req.Params.MaxTokens > 0 && left <= 0) || (ctxLen > 0 && len(req.Prompt) >= ctxLen) {
+		return st.end(0, runtime.Result{Finish: runtime.FinishLength}, nil)
+	}
+	if req.Params.MaxTokens > 0 {
+		req.Params.MaxTokens = left
+	}
+	return r.run(ctx, []runtime.Request{req}, st)
 }
 
 // end implements seqHandler.
@@ -102,7 +153,8 @@ func (st *genStream) end(i int, res runtime.Result, err error) error {
 		return err
 	}
 	if i == 0 {
-		st.cached = res.Usage.Cached
+		// After a thinking budget the cache also holds the first part.
+		st.cached = min(res.Usage.Cached, len(st.prompt))
 	}
 	// The stop token counts as generated (as OpenAI counts it).
 	ch.completion = max(ch.completion, res.Usage.Completion)
