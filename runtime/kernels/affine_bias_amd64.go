@@ -2,11 +2,7 @@
 
 package kernels
 
-import (
-	"unsafe"
-
-	"golang.org/x/sys/cpu"
-)
+import "golang.org/x/sys/cpu"
 
 //go:noescape
 func affineBiasAVX2(b, xsum *float32, groups, nblk int, out *float32)
@@ -23,9 +19,6 @@ func groupSumsFast(x []float32, gsize int, out []float32) {
 	_ = x[len(out)*gsize-1]
 	groupSumsAVX2(&x[0], len(out), gsize, &out[0])
 }
-
-//go:noescape
-func prefetchRowsT1(p unsafe.Pointer, rows, n, stride int)
 
 //go:noescape
 func affineBias16AVX2(b *uint16, xsum *float32, groups, nblk int, out *float32)
@@ -63,10 +56,9 @@ func initAffineBias(k *kernelSet) {
 	k.affineBias16x4 = bias16x4
 }
 
-// initBaseline installs the kernels that need no more than what every
-// amd64 CPU has (prefetch) or AVX alone.
-func initBaseline(k *kernelSet) {
-	k.prefetchRows = prefetchRowsT1
+// initGroupSums installs the group sums of the bias term, which need AVX
+// alone.
+func initGroupSums(k *kernelSet) {
 	if cpu.X86.HasAVX {
 		k.groupSums = groupSumsFast
 	}

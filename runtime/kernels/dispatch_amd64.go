@@ -36,7 +36,8 @@ func detectedLevel() int {
 
 // initArch installs the assembly kernels of level lvl and below.
 func initArch(k *kernelSet, lvl int) {
-	initBaseline(k)
+	initPrefetch(k)
+	initGroupSums(k)
 	if lvl < levelAVX2 {
 		return
 	}

@@ -64,6 +64,7 @@
 //	tile matmul Q4_K Q6_K                 gemm.go               gemmk_amd64.s         -
 //	tile matmul F16 BF16                  gemmhalf.go           gemmhalf_amd64.s      -
 //	matmul driver, worker pool            matmul.go pool.go     -                     -
+//	prefetch of strided rows              prefetch.go           prefetch_amd64.s      -
 //	weight matrix, formats, row split     matrix.go dtype.go split.go
 //
 // Every .s file has its .go file of the same name; the shared assembly
