@@ -43,6 +43,10 @@ type bpe struct {
 
 	cache wordCache
 
+	// uni makes the model SentencePiece's unigram (nil for BPE and
+	// WordPiece): the vocabulary's ids scored, no merges.
+	uni *unigram
+
 	// Loading only: scratch for merged tokens, the tokens by id, and the
 	// distance between merge ranks and the ids of the merged tokens.
 	buf         []byte
@@ -130,6 +134,9 @@ func cutBefore(s string) int {
 func (m *bpe) encode(dst []int, word string, sc *scratch) []int {
 	if word == "" {
 		return dst
+	}
+	if m.uni != nil {
+		return m.uni.encode(dst, word, m.vocab, m.unk)
 	}
 	if m.metaSplit && len(word) > cacheMaxWord/4 {
 		for word != "" {

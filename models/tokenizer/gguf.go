@@ -38,6 +38,9 @@ type ggufVocab struct {
 	addBOS bool
 	// addSEP ends the text with the separator token (BERT).
 	addSEP bool
+	// addEOS ends the text with EOS unless the file says otherwise
+	// (unigram vocabularies).
+	addEOS bool
 }
 
 // FromGGUF builds the tokenizer described by the tokenizer.ggml.* metadata
@@ -59,15 +62,17 @@ func FromGGUF(f *gguf.File) (*Tokenizer, error) {
 		s, err = v.gemma4Spec(f)
 	case "bert":
 		s = v.bertSpec(f)
+	case "t5":
+		s, err = v.ugmSpec(f)
 	default:
-		err = fmt.Errorf("%s: %w: tokenizer.ggml.model %.80q (supported: gpt2, llama, gemma4, bert)", v.name, ErrUnsupported, v.model)
+		err = fmt.Errorf("%s: %w: tokenizer.ggml.model %.80q (supported: gpt2, llama, gemma4, bert, t5)", v.name, ErrUnsupported, v.model)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: %w", err)
 	}
 	v.specials(f, s)
-	if v.model == "llama" || v.model == "bert" {
-		s.model.unk = int32(s.unk) // SentencePiece and WordPiece fall back to it
+	if v.model == "llama" || v.model == "bert" || v.model == "t5" {
+		s.model.unk = int32(s.unk) // SentencePiece, WordPiece and unigram fall back to it
 	}
 	t, err := build(s)
 	if err != nil {
@@ -159,7 +164,10 @@ func (v *ggufVocab) specials(f *gguf.File, s *spec) {
 	// WordPiece frames the text with [CLS] and [SEP] whatever the flags
 	// say, as llama.cpp does: converters write add_eos_token for BERT
 	// vocabularies whose EOS is [SEP], which must not come twice.
-	addEOS, _ := f.Bool("tokenizer.ggml.add_eos_token")
+	addEOS := v.addEOS
+	if b, ok := f.Bool("tokenizer.ggml.add_eos_token"); ok {
+		addEOS = b
+	}
 	addEOS = addEOS && !v.addSEP
 	s.prefix, s.suffix = nil, nil
 	if addBOS && s.bos >= 0 {

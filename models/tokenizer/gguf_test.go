@@ -123,7 +123,8 @@ func TestGGUFErrors(t *testing.T) {
 		name string
 	}{
 		{base(), ErrFormat, "tokenizer.ggml.model"},
-		{base(ggufKV{"tokenizer.ggml.model", "t5"}), ErrUnsupported, `"t5"`},
+		{base(ggufKV{"tokenizer.ggml.model", "rwkv"}), ErrUnsupported, `"rwkv"`},
+		{base(ggufKV{"tokenizer.ggml.model", "t5"}), ErrFormat, "scores"},
 		{base(ggufKV{"tokenizer.ggml.model", "gpt2"}, ggufKV{"tokenizer.ggml.pre", "martian"}), ErrUnsupported, `"martian"`},
 		{base(ggufKV{"tokenizer.ggml.model", "gpt2"}, ggufKV{"tokenizer.ggml.token_type", []int32{1}}), ErrFormat, "token types"},
 		{base(ggufKV{"tokenizer.ggml.model", "llama"}), ErrFormat, "scores"},
