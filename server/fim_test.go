@@ -118,6 +118,14 @@ func TestInfillEndpoints(t *testing.T) {
 		t.Errorf("stop_type %q", res.StopType)
 	}
 
+	// n_predict 0 (editors' warm-up) reads the prompt and generates
+	// nothing.
+	var warm llamacpp.Completion
+	ts.post(t, "/infill", strings.Replace(body, `"n_predict":8`, `"n_predict":0`, 1)+`}`, http.StatusOK, &warm)
+	if !warm.Stop || warm.Content != "" || warm.TokensPredicted != 0 || warm.TokensEvaluated != len(ids) {
+		t.Errorf("n_predict 0: %+v", warm)
+	}
+
 	status, b, _ := ts.do(t, http.MethodPost, "/infill", body+`,"stream":true}`)
 	if status != http.StatusOK {
 		t.Fatalf("stream: %d %s", status, b)

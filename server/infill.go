@@ -23,13 +23,21 @@ func (s *Server) handleInfill(c *call) {
 		writeError(c.rc, perr)
 		return
 	}
+	in := fimInput{prefix: *req.InputPrefix, suffix: *req.InputSuffix, extra: req.Extra, prompt: deref(req.Prompt), param: "input_suffix"}
+	if req.NoTokens() {
+		// Editors send these to warm the server up: nothing to generate.
+		s.answerWith(c, name, func(m Model) (any, error) {
+			ids, err := fimPrompt(m, in, m.Info().Context, 0)
+			return llamacpp.Completion{Stop: true, Model: name, StopType: "limit", TokensEvaluated: len(ids)}, err
+		})
+		return
+	}
 	limit := req.Limit()
 	cr := &openai.CompletionRequest{Sampling: req.Sampling, Ext: req.Ext}
 	cr.MaxTokens = &limit
 	if req.Stream {
 		cr.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
 	}
-	in := fimInput{prefix: *req.InputPrefix, suffix: *req.InputSuffix, extra: req.Extra, prompt: deref(req.Prompt)}
 	gen, agg, release, ok := startGeneration(s, c, name, func(m Model) (generation[openai.Completion], aggregator[openai.Completion], error) {
 		g, err := s.newFillGen(m, cr, in)
 		return g, &infillAggregator{completionAggregator: completionAggregator{gen: g}}, err

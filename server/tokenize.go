@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/mlxrun/mlx/server/llamacpp"
 	"github.com/mlxrun/mlx/server/openai"
@@ -159,7 +160,7 @@ func (s *Server) llamaBody(c *call) (string, []byte, bool) {
 // defaultModel returns name, or when it is empty, the id of the one model
 // loaded.
 func (s *Server) defaultModel(name string) (string, error) {
-	if name != "" {
+	if strings.TrimSpace(name) != "" {
 		return name, nil
 	}
 	loaded := s.models.list()

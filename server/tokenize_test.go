@@ -75,9 +75,10 @@ func TestTokenizeEndpoints(t *testing.T) {
 	ts.post(t, "/tokenize", `{"model":"q","content":[99999999]}`, http.StatusBadRequest, nil)
 	ts.post(t, "/tokenize", `{"model":"q","content":{"a":1}}`, http.StatusBadRequest, nil)
 
-	// Without "model", the one loaded model answers.
+	// Without a model name (llama.vim sends a blank one), the one loaded
+	// model answers.
 	var bare tokenIDs
-	ts.post(t, "/tokenize", `{"content":"`+text+`"}`, http.StatusOK, &bare)
+	ts.post(t, "/tokenize", `{"model":" ","content":"`+text+`"}`, http.StatusOK, &bare)
 	if !slices.Equal(bare.Tokens, parsed.Tokens) {
 		t.Errorf("without model: %v", bare.Tokens)
 	}

@@ -44,6 +44,12 @@ func (r *InfillRequest) Limit() int {
 	return 0
 }
 
+// NoTokens reports whether the request asks for no tokens at all
+// (n_predict 0, which editors send to have the context read ahead).
+func (r *InfillRequest) NoTokens() bool {
+	return r.MaxTokens == nil && r.NPredict != nil && *r.NPredict == 0
+}
+
 // ParseInfill decodes and checks an /infill body whose model is set.
 func ParseInfill(body []byte) (*InfillRequest, *openai.Error) {
 	r := &InfillRequest{}
