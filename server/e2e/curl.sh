@@ -85,6 +85,8 @@ events = [json.loads(l[6:]) for l in sys.stdin if l.startswith("data: ")]
 assert events and events[-1]["stop"] and not any(e["stop"] for e in events[:-1]), events
 assert "".join(e["content"] for e in events) == json.loads(sys.argv[1]), events
 ' "$content" && echo "curl: infill stream ok"
+post /infill '{"model":"qwen3-tiny","input_prefix":"x = ","input_suffix":"\n","n_predict":0}' |
+	check "infill warm-up (n_predict 0)" "j['stop'] is True and j['content'] == '' and j['tokens_evaluated'] > 0"
 post /v1/completions '{"model":"qwen3-tiny","prompt":"def add(a, b):\n","suffix":"\nprint(add(1, 2))\n","max_tokens":6,"temperature":0}' |
 	check "completions with suffix" "j['usage']['prompt_tokens'] > 0 and j['choices'][0]['finish_reason'] in ('stop', 'length')"
 post /v1/completions '{"model":"llama-tiny","prompt":"a","suffix":"b"}' 400 |
