@@ -69,4 +69,36 @@ func TestThinkingBudget(t *testing.T) {
 	if cut.Usage.OutputTokens <= budget || cut.Usage.InputTokens != full.Usage.InputTokens+full.Usage.CacheReadInputTokens-cut.Usage.CacheReadInputTokens {
 		t.Errorf("budget %d: usage %+v, unlimited %+v", budget, cut.Usage, full.Usage)
 	}
+
+	// Streamed, the same blocks come in Anthropic's event order.
+	body := fmt.Sprintf(`{"model":"m","max_tokens":96,"temperature":0,"stream":true,"thinking":{"type":"enabled","budget_tokens":%d},"messages":[{"role":"user","content":%q}]}`,
+		budget, msgs[0].Content)
+	b, err := askJSON(ts, "/v1/messages", json.RawMessage(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	var sth, stext string
+	for _, f := range parseSSE(t, b) {
+		var ev struct {
+			Type  string `json:"type"`
+			Block struct {
+				Type string `json:"type"`
+			} `json:"content_block"`
+			Delta struct{ Text, Thinking string } `json:"delta"`
+		}
+		if err := json.Unmarshal([]byte(f.data), &ev); err != nil {
+			t.Fatalf("event %s: %v", f.data, err)
+		}
+		sth, stext = sth+ev.Delta.Thinking, stext+ev.Delta.Text
+		if ev.Type == "content_block_start" {
+			order = append(order, ev.Type+" "+ev.Block.Type)
+		} else if ev.Type != "content_block_delta" {
+			order = append(order, ev.Type)
+		}
+	}
+	wantOrder := "message_start ping content_block_start thinking content_block_stop content_block_start text content_block_stop message_delta message_stop"
+	if strings.Join(order, " ") != wantOrder || sth != th || stext != text {
+		t.Errorf("streamed: events %v, thinking %q, text %q; whole: %q, %q", order, sth, stext, th, text)
+	}
 }
