@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of mlx serve with the official OpenAI and Anthropic Node SDKs, the
-# Vercel AI SDK and the Ollama client (ollama-js): installs them (npm ci),
-# builds mlx, starts it in the background on a free loopback port with a
-# fixture model, runs the suite (node --test), checks mlx ps, and stops
+# Vercel AI SDK, LangChain's OpenAIEmbeddings and the Ollama client (ollama-js):
+# installs them (npm ci), builds mlx, starts it in the background on a free
+# loopback port with a fixture model, runs the suite (node --test), checks mlx ps, and stops
 # the server with mlx stop.
 #
 #   bash server/e2e/run.sh            (MLX_TESTDATA: the shared fixtures)
