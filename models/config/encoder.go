@@ -50,18 +50,13 @@ func hfEncoder(r *reader, fam *Family, name string, m *Model) {
 	}
 }
 
-// ggufEncoder reads an encoder's keys: the LayerNorm epsilon, the token
+// ggufEncoder reads an encoder's keys: the LayerNorm epsilon and the token
 // types (tokenizer.ggml.token_type_count, as llama.cpp's converter writes
-// it) and the classifier's labels.
+// it). The classifier's labels are read for every family (ggufLabels).
 func ggufEncoder(g *ggufReader, m *Model) {
 	m.Encoder = true
 	m.RMSNormEps = g.float("attention.layer_norm_epsilon", 0, true)
 	if v, ok := g.f.Uint("tokenizer.ggml.token_type_count"); ok {
 		m.TypeVocab = int(min(v, maxTypes+1))
-	}
-	if v, ok := g.f.Lookup(g.arch + ".classifier.output_labels"); ok {
-		m.Labels = min(v.Len(), maxLabels+1)
-	} else if g.has("cls.output.weight") {
-		m.Labels = 1
 	}
 }

@@ -133,6 +133,7 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	}
 	ggufFFN(g, m, ffn)
 	m.Pooling = ggufPooling(g)
+	m.Labels = ggufLabels(g)
 	m.BOS, m.EOS = ggufTokens(f, m.VocabSize)
 	if v, ok := f.Uint("general.file_type"); ok && v <= math.MaxInt32 {
 		m.FileType = int(v)

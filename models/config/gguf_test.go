@@ -46,6 +46,8 @@ func TestFromGGUF(t *testing.T) {
 					AttnFactor: float32(0.5 * (1 + 0.1*math.Log(4)))}
 			}},
 		{"pooling", llamaKVs("llama", "llama.pooling_type", uint32(1)), nil, func(m *Model) { m.Pooling = PoolMean }},
+		{"reranker labels", llamaKVs("qwen3", "qwen3.pooling_type", uint32(4), "qwen3.classifier.output_labels", []string{"yes", "no"}), nil,
+			func(m *Model) { m.Arch, m.Architecture, m.Pooling, m.Labels = "qwen3", "qwen3", PoolRank, 2 }},
 		{"rope_freqs", llamaKVs("llama"), []f32Tensor{{"rope_freqs.weight", ones}},
 			func(m *Model) { m.RopeScaling = RopeScaling{Type: RopeLlama3, Freqs: ones} }},
 		{"phi3 longrope", llamaKVs("phi3", "phi3.rope.scaling.original_context_length", uint32(1024),

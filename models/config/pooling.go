@@ -33,6 +33,20 @@ func ggufPooling(g *ggufReader) string {
 	return ggufPoolings[v]
 }
 
+// ggufLabels reads the number of outputs of a classification head, of an
+// encoder (bge-reranker) or a decoder (Qwen3-Reranker: yes, no): the
+// length of {arch}.classifier.output_labels, else 1 when the file has
+// cls.output.weight, else 0.
+func ggufLabels(g *ggufReader) int {
+	if v, ok := g.f.Lookup(g.arch + ".classifier.output_labels"); ok {
+		return min(v.Len(), maxLabels+1)
+	}
+	if g.has("cls.output.weight") {
+		return 1
+	}
+	return 0
+}
+
 // sentenceTransformersPooling reads the pooling of a sentence-transformers
 // directory from 1_Pooling/config.json: "" when the file is absent.
 func sentenceTransformersPooling(dir string) (string, error) {
