@@ -7,6 +7,7 @@ import (
 
 	"github.com/mlxrun/mlx/models/config"
 	"github.com/mlxrun/mlx/runtime/kvcache"
+	"github.com/mlxrun/mlx/runtime/model"
 )
 
 // MaxEmbedInputs bounds the inputs of one Embed call.
@@ -34,8 +35,8 @@ func (e *Engine) Pooling() string {
 // final hidden states, after the output norm, pooled as pooling says
 // (config.PoolMean, PoolCLS, PoolLast, or PoolNone for every token's
 // vector one after the other), not normalised; or with config.PoolRank,
-// the scores of a cross-encoder's classification head for the first
-// token's state (model.Model.Classify), one per label. Inputs are computed
+// the scores of a reranker's classification head, one per label, as
+// llama.cpp's rank pooling gives them (see rankHead). Inputs are computed
 // together, as many at once as the KV cache holds, and each gives the
 // vector it gives alone. Embed waits until no sequence runs, and runs
 // alone.
@@ -43,16 +44,22 @@ func (e *Engine) Embed(ctx context.Context, inputs [][]int32, pooling string) ([
 	if err := e.checkEmbed(inputs, pooling); err != nil {
 		return nil, err
 	}
+	rows := pooling
+	var head *model.Head
+	if pooling == config.PoolRank {
+		var err error
+		if head, rows, err = e.rankHead(); err != nil {
+			return nil, err
+		}
+	}
 	out := make([][]float32, len(inputs))
-	err := e.runExclusive(ctx, func(j *submission) error { return e.embed(j, inputs, pooling, out) })
+	err := e.runExclusive(ctx, func(j *submission) error { return e.embed(j, inputs, rows, out) })
 	if err != nil {
 		return nil, err
 	}
-	if pooling == config.PoolRank {
+	if head != nil {
 		for i, h := range out {
-			if out[i], err = e.model.Classify(h); err != nil {
-				return nil, err
-			}
+			out[i] = e.rankScores(head, h)
 		}
 	}
 	return out, nil
@@ -62,9 +69,6 @@ func (e *Engine) Embed(ctx context.Context, inputs [][]int32, pooling string) ([
 func (e *Engine) checkEmbed(inputs [][]int32, pooling string) error {
 	if !poolings[pooling] {
 		return fmt.Errorf("%w: pooling %q (want mean, cls, last, none or rank)", ErrInvalidRequest, pooling)
-	}
-	if pooling == config.PoolRank && e.model.Labels() == 0 {
-		return fmt.Errorf("%w: rank pooling needs a model with a classification head (a cross-encoder)", ErrInvalidRequest)
 	}
 	if len(inputs) == 0 || len(inputs) > MaxEmbedInputs {
 		return fmt.Errorf("%w: %d inputs to embed (1 to %d)", ErrInvalidRequest, len(inputs), MaxEmbedInputs)
@@ -175,7 +179,7 @@ func pool(v, h []float32, pos, n int, pooling string) {
 		for d, x := range h {
 			v[d] += x * inv
 		}
-	case config.PoolCLS, config.PoolRank:
+	case config.PoolCLS:
 		if pos == 0 {
 			copy(v, h)
 		}

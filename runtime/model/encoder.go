@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/mlxrun/mlx/models/config"
@@ -11,20 +10,14 @@ import (
 
 // Encoder holds what a bidirectional encoder (config.Model.Encoder: BERT,
 // NomicBERT, XLM-RoBERTa) adds to the shared model: embeddings of
-// positions and of the token type, normalised with a LayerNorm, and the
-// optional classification head of a cross-encoder. Its layers normalise
+// positions and of the token type, normalised with a LayerNorm (a
+// cross-encoder's classification head is Model.Head). Its layers normalise
 // after attention and after the MLP (EncoderLayer), and it has no output
 // layer: it gives hidden states (State.Hidden), not logits.
 type Encoder struct {
 	Pos        *kernels.Matrix // [positions, hidden], nil with RoPE
 	Type       []float32       // the token-type embedding of type 0, nil without
 	Norm, Bias []float32       // the LayerNorm of the embeddings
-
-	// Cls and ClsBias are the head's dense layer (tanh after it), nil
-	// when the head projects the first token's state directly; ClsOut
-	// and ClsOutBias give the Labels scores. ClsOut is nil without a head.
-	Cls, ClsOut         *kernels.Matrix
-	ClsBias, ClsOutBias []float32
 }
 
 // EncoderLayer is the part of an encoder layer the decoder layer lacks:
@@ -39,54 +32,6 @@ type EncoderLayer struct {
 // Bidirectional reports whether the model is an encoder: attention sees
 // the whole input, and there are no logits.
 func (m *Model) Bidirectional() bool { return m.Enc != nil }
-
-// Labels returns the number of scores of the classification head, 0 when
-// the model has none.
-func (m *Model) Labels() int {
-	if m.Enc == nil || m.Enc.ClsOut == nil {
-		return 0
-	}
-	return m.Enc.ClsOut.Rows
-}
-
-// Classify returns the scores of the classification head for a pooled
-// hidden state h (the first token's): ClsOut·tanh(Cls·h + ClsBias) +
-// ClsOutBias, or ClsOut·h + ClsOutBias for a head without a dense layer.
-func (m *Model) Classify(h []float32) ([]float32, error) {
-	e := m.Enc
-	if m.Labels() == 0 {
-		return nil, fmt.Errorf("%w: the model has no classification head", ErrUnsupported)
-	}
-	if len(h) != m.Config.HiddenSize {
-		return nil, fmt.Errorf("%w: a state of %d values for a hidden size of %d", ErrBatch, len(h), m.Config.HiddenSize)
-	}
-	x := h
-	if e.Cls != nil {
-		x = matVec(e.Cls, h, e.ClsBias)
-		for i, v := range x {
-			x[i] = float32(math.Tanh(float64(v)))
-		}
-	}
-	return matVec(e.ClsOut, x, e.ClsOutBias), nil
-}
-
-// matVec returns w·x + bias (a nil bias adds nothing), row by row.
-func matVec(w *kernels.Matrix, x, bias []float32) []float32 {
-	out := make([]float32, w.Rows)
-	row := make([]float32, w.Cols)
-	for r := range out {
-		w.Row(r, row)
-		var s float64
-		for i, v := range row {
-			s += float64(v) * float64(x[i])
-		}
-		out[r] = float32(s)
-	}
-	if bias != nil {
-		kernels.Add(out, bias)
-	}
-	return out
-}
 
 // encoderPrefixes are the prefixes under which a checkpoint of a task
 // model (BertForSequenceClassification, XLMRobertaForSequenceClassification)
@@ -140,12 +85,7 @@ func (b *binder) bindEncoder(m *Model, cfg *config.Model, n *Names) {
 		jobs = append(jobs, func(b *binder) { e.Pos = b.matrix(n.PosEmbed, cfg.ContextLength+cfg.PosOffset, hid) })
 	}
 	if cfg.Labels > 0 && b.src.Has(n.ClsOut) {
-		jobs = append(jobs, func(b *binder) {
-			if b.src.Has(n.Cls) {
-				e.Cls, e.ClsBias = b.matrix(n.Cls, hid, hid), b.optional(n.ClsBias, hid)
-			}
-			e.ClsOut, e.ClsOutBias = b.matrix(n.ClsOut, cfg.Labels, hid), b.optional(n.ClsOutBias, cfg.Labels)
-		})
+		jobs = append(jobs, func(b *binder) { m.Head = b.head(n, cfg) })
 	}
 	for i := range m.Layers {
 		jobs = append(jobs, func(b *binder) { m.Layers[i] = b.encoderLayer(m, n, i) })

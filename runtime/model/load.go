@@ -33,6 +33,9 @@ func (b *binder) bindAll(m *Model, cfg *config.Model, names *Names) {
 	for i := range m.Layers {
 		jobs = append(jobs, func(b *binder) { m.Layers[i] = b.layer(m, names, i) })
 	}
+	if cfg.Labels > 0 && names.ClsOut != "" && b.src.Has(names.ClsOut) {
+		jobs = append(jobs, func(b *binder) { m.Head = b.head(names, cfg) })
+	}
 	b.parallel(jobs, goruntime.GOMAXPROCS(0))
 	if tied {
 		m.Output = m.Embed

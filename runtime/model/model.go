@@ -21,8 +21,10 @@ type Model struct {
 	Output     *kernels.Matrix // [vocab, hidden]; Embed when tied
 	OutputNorm []float32
 	Layers     []Layer
-	// Enc holds an encoder's embeddings and head, nil for a decoder.
+	// Enc holds an encoder's embeddings, nil for a decoder.
 	Enc *Encoder
+	// Head is a reranker's classification head, nil without.
+	Head *Head
 
 	// Per-layer inputs (Gemma 4), nil without: a second embedding of
 	// PerLayerInput values per layer, and the projection of the embedding

@@ -69,8 +69,9 @@ type Names struct {
 
 	// Encoders (see Encoder): the position and token-type embeddings and
 	// the LayerNorm of the embeddings; per layer, the LayerNorms after
-	// attention and after the MLP and the MLP's biases; the
-	// classification head's dense layer and output.
+	// attention and after the MLP and the MLP's biases. Then the
+	// classification head's dense layer and output (see Head), of
+	// encoders and of decoders.
 	PosEmbed, TypeEmbed, EmbedNorm, EmbedNormBias string
 	AttnOutNorm, AttnOutNormBias                  string
 	OutNorm, OutNormBias, UpBias, DownBias        string
@@ -87,6 +88,7 @@ var GGUFNames = &Names{
 	QNorm: "blk.%d.attn_q_norm.weight", KNorm: "blk.%d.attn_k_norm.weight",
 	FFNNorm: "blk.%d.ffn_norm.weight",
 	Gate:    "blk.%d.ffn_gate.weight", Up: "blk.%d.ffn_up.weight", Down: "blk.%d.ffn_down.weight",
+	ClsOut: "cls.output.weight", ClsOutBias: "cls.output.bias",
 }
 
 // HFNames are the names of Hugging Face transformers checkpoints of the
