@@ -26,11 +26,21 @@ const maxEmbedLine = 16 << 20
 // poolingUsage is the help of the --pooling flags.
 const poolingUsage = "how embeddings pool the tokens: mean, cls, last or none (default: the model's; last for a decoder)"
 
-// checkPooling refuses a --pooling value the runtime does not compute.
-func checkPooling(p string) error {
-	switch p {
-	case "", config.PoolMean, config.PoolCLS, config.PoolLast, config.PoolNone:
+// servePoolingUsage is the help of mlx serve --pooling, which also takes
+// rank: the model scores documents on /v1/rerank.
+const servePoolingUsage = "how embeddings pool the tokens: mean, cls, last or none; rank to score documents on /v1/rerank " +
+	"with a reranker (default: the model's; last for a decoder)"
+
+// checkPooling refuses a --pooling value the runtime does not compute;
+// rank is valid where it is accepted.
+func checkPooling(p string, rank bool) error {
+	switch {
+	case p == "", p == config.PoolMean, p == config.PoolCLS, p == config.PoolLast, p == config.PoolNone:
 		return nil
+	case rank && p == config.PoolRank:
+		return nil
+	case rank:
+		return fmt.Errorf("invalid value %q for --pooling: want mean, cls, last, none or rank", p)
 	}
 	return fmt.Errorf("invalid value %q for --pooling: want mean, cls, last or none", p)
 }
@@ -66,7 +76,7 @@ one vector per token. --dimensions keeps the first N values of each vector
 			if err := checkBounds(cmd.Flags(), atLeast("ctx", 0), atLeast("threads", 0), atLeast("dimensions", 0)); err != nil {
 				return err
 			}
-			if err := checkPooling(o.pooling); err != nil {
+			if err := checkPooling(o.pooling, false); err != nil {
 				return err
 			}
 			if err := resolveModelArg(cmd, args); err != nil {

@@ -110,3 +110,16 @@ func TestEmbedCommandShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPooling checks that rank is a pooling of mlx serve only.
+func TestCheckPooling(t *testing.T) {
+	for _, tt := range []struct {
+		p    string
+		rank bool
+		ok   bool
+	}{{"", false, true}, {"mean", false, true}, {"none", true, true}, {"rank", true, true}, {"rank", false, false}, {"max", true, false}} {
+		if err := checkPooling(tt.p, tt.rank); (err == nil) != tt.ok {
+			t.Errorf("checkPooling(%q, %v): %v", tt.p, tt.rank, err)
+		}
+	}
+}

@@ -84,7 +84,7 @@ mlx stop use.`,
 				atLeast("max-loaded", 0), atLeast("max-body", 1)); err != nil {
 				return err
 			}
-			if err := checkPooling(o.pooling); err != nil {
+			if err := checkPooling(o.pooling, true); err != nil {
 				return err
 			}
 			if err := applyKernelEnv(); err != nil {
@@ -113,7 +113,7 @@ mlx stop use.`,
 	f.IntVar(&o.ctx, "ctx", 0, "context length in tokens (0: the model's, at most 4096)")
 	f.IntVar(&o.threads, "threads", 0, "compute threads (0: one per physical core)")
 	addKVTypeFlag(f, &o.kvType)
-	f.StringVar(&o.pooling, "pooling", "", poolingUsage)
+	f.StringVar(&o.pooling, "pooling", "", servePoolingUsage)
 	f.BoolVarP(&o.detach, "detach", "d", false, "run in the background; returns once the server answers")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long a stop waits for requests in progress")
 	f.DurationVar(&o.readyTimeout, "ready-timeout", 10*time.Minute, "with --detach, how long to wait for the models to load")

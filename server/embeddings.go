@@ -100,6 +100,10 @@ func embedder(m Model, model string) (Embedder, error) {
 	if !ok {
 		return nil, openai.Invalid("model", openai.CodeUnsupported, "The model %s cannot compute embeddings.", model)
 	}
+	if emb.Pooling() == config.PoolRank {
+		return nil, openai.Invalid("model", openai.CodeUnsupported,
+			"The model %s is a reranker: it scores documents on /v1/rerank; to embed with it, start mlx serve with --pooling mean, cls or last.", model)
+	}
 	if emb.Pooling() == config.PoolNone {
 		return nil, openai.Invalid("model", openai.CodeUnsupported,
 			"The model %s pools nothing (a vector per token), and the API takes one vector per input: start mlx serve with --pooling mean, cls or last.", model)

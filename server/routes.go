@@ -21,6 +21,7 @@ const (
 	routeCompletions = "/v1/completions"
 	routeModels      = "/v1/models"
 	routeEmbeddings  = "/v1/embeddings"
+	routeRerank      = "/v1/rerank"
 	routeModel       = "/v1/models/{id}"
 	routeHealth      = "/health"
 	routeMetrics     = "/metrics"
@@ -68,6 +69,7 @@ var routeMethods = map[string][]string{
 	routeOllamaCopy:     {http.MethodPost},
 	routeOllamaDelete:   {http.MethodDelete},
 	routeEmbeddings:     {http.MethodPost},
+	routeRerank:         {http.MethodPost},
 	routeMessages:       {http.MethodPost},
 	routeCountTokens:    {http.MethodPost},
 	routeTokenize:       {http.MethodPost},
@@ -214,6 +216,8 @@ func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call
 		route, handle = routeModels, s.handleModels
 	case "/embeddings":
 		route, handle = routeEmbeddings, s.handleEmbeddings
+	case "/rerank", "/reranking":
+		route, handle = routeRerank, s.handleRerank
 	case "/health":
 		route, handle = routeHealth, s.handleHealth
 	case "/metrics":
