@@ -29,9 +29,11 @@ func TestMalformedJSON(t *testing.T) {
 		want     error
 		name     string // must appear in the message
 	}{
-		{`"type": "BPE"`, `"type": "Unigram"`, ErrUnsupported, `"Unigram"`},
+		{`"type": "BPE"`, `"type": "Martian"`, ErrUnsupported, `"Martian"`},
+		{`"type": "BPE"`, `"type": "Unigram"`, ErrFormat, "Unigram model.vocab"},
 		{`{"type": "ByteLevel", "add_prefix_space": false}`, `{"type": "Martian"}`, ErrUnsupported, `"Martian"`},
-		{`"normalizer": null`, `"normalizer": {"type": "Precompiled", "precompiled_charsmap": "AAA"}`, ErrUnsupported, "Precompiled"},
+		{`"normalizer": null`, `"normalizer": {"type": "Precompiled", "precompiled_charsmap": "AAA"}`, ErrFormat, "precompiled_charsmap"},
+		{`"normalizer": null`, `"normalizer": {"type": "Precompiled", "precompiled_charsmap": "CAAAAA=="}`, ErrFormat, "charsmap trie"},
 		{`"decoder": {"type": "ByteLevel"}`, `"decoder": {"type": "CTC"}`, ErrUnsupported, "CTC"},
 		{`"post_processor": null`, `"post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<x>"}}], "special_tokens": {}}`, ErrFormat, "<x>"},
 		{`["a b"]`, `["a q"]`, ErrFormat, `"q"`},

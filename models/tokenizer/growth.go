@@ -56,7 +56,9 @@ func normGrowth(n normalizer) float64 {
 	case bertNorm:
 		return 5.0 / 3 * 3 * 1.5 // CJK set apart, NFD, lower case
 	case spmNorm:
-		return 3 // spaces become ▁; spmNorm.normalize caps what its charsmap adds
+		return 3 * charsmapGrowth // the charsmap, then spaces become ▁
+	case charsmapNorm:
+		return charsmapGrowth
 	}
 	return 1 // nil, strip, stripAccents: never longer
 }

@@ -35,6 +35,7 @@ type hfModel struct {
 	ContinuingSubwordPrefix *string `json:"continuing_subword_prefix"`
 	EndOfWordSuffix         *string `json:"end_of_word_suffix"`
 	MaxInputCharsPerWord    *int    `json:"max_input_chars_per_word"`
+	UnkID                   *int    `json:"unk_id"`
 	Vocab, Merges           []byte  `json:"-"`
 }
 
@@ -122,11 +123,14 @@ func (f *hfFile) spec() (*spec, error) {
 
 // bpe builds the model part.
 func (hm *hfModel) bpe() (*bpe, error) {
-	if hm.Type != "" && hm.Type != "BPE" && hm.Type != "WordPiece" {
-		return nil, fmt.Errorf("%w: model type %.80q (BPE and WordPiece are implemented)", ErrUnsupported, hm.Type)
+	if hm.Type != "" && hm.Type != "BPE" && hm.Type != "WordPiece" && hm.Type != "Unigram" {
+		return nil, fmt.Errorf("%w: model type %.80q (BPE, WordPiece and Unigram are implemented)", ErrUnsupported, hm.Type)
 	}
 	if len(bytes.TrimSpace(hm.Vocab)) == 0 {
 		return nil, fmt.Errorf("%w: model.vocab is missing", ErrFormat)
+	}
+	if hm.Type == "Unigram" {
+		return hm.unigram()
 	}
 	vocab, err := parseVocab(hm.Vocab)
 	if err != nil {

@@ -2,6 +2,7 @@ package tokenizer
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
@@ -122,6 +123,15 @@ func parseNormalizer(raw json.RawMessage) (normalizer, error) {
 		if f.Charsmap == nil || *f.Charsmap == "" {
 			return nil, nil
 		}
+		b, err := base64.StdEncoding.DecodeString(*f.Charsmap)
+		if err != nil {
+			return nil, fmt.Errorf("%w: precompiled_charsmap: %v", ErrFormat, err)
+		}
+		m, err := parseCharsmap(b)
+		if err != nil {
+			return nil, err
+		}
+		return charsmapNorm{m}, nil
 	}
 	return nil, fmt.Errorf("%w: normalizer type %.80q", ErrUnsupported, c.Type)
 }

@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -125,5 +126,69 @@ func TestLlamaCppBertAsJSON(t *testing.T) {
 	// space before a comma goes, the ones around a lone apostrophe stay.
 	if s := tok.Decode(tok.Encode("Hello, world! It's fine.", false), false); s != "hello, world! it ' s fine." {
 		t.Errorf("decode: %q", s)
+	}
+}
+
+// TestLlamaCppUnigramAsJSON rebuilds the tokenizer.json of XLM-RoBERTa
+// from llama.cpp's unigram vocabulary (ggml-vocab-nomic-bert-moe.gguf):
+// the Unigram model, the Precompiled and Replace normalizers, Metaspace
+// and XLM-R's <s> ... </s> frame, and checks llama.cpp's vectors through
+// it. The two pipelines differ at the ends of a text (Hugging Face keeps
+// a space there as ▁; llama.cpp drops it), so only the texts without
+// spaces at their ends must agree. The vectors are those
+// models/fixture/encoders.sh writes (MLX_ENCODER_FIXTURES).
+func TestLlamaCppUnigramAsJSON(t *testing.T) {
+	dir := os.Getenv("MLX_ENCODER_FIXTURES")
+	if dir == "" {
+		t.Skip("MLX_ENCODER_FIXTURES (the output of models/fixture/encoders.sh) is not set")
+	}
+	path := filepath.Join(llamaCppSrc(t), "models", "ggml-vocab-nomic-bert-moe.gguf")
+	f, err := gguf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	toks, _ := f.Strings("tokenizer.ggml.tokens")
+	scores, _ := f.Floats("tokenizer.ggml.scores")
+	raw, _ := f.Ints("tokenizer.ggml.precompiled_charsmap")
+	charsmap := make([]byte, len(raw))
+	for i, x := range raw {
+		charsmap[i] = byte(x)
+	}
+	vocab := make([][2]any, len(toks))
+	for i, tok := range toks {
+		vocab[i] = [2]any{tok, scores[i]}
+	}
+	doc := map[string]any{
+		"added_tokens": []map[string]any{{"id": 0, "content": "<s>", "special": true}, {"id": 1, "content": "<pad>", "special": true},
+			{"id": 2, "content": "</s>", "special": true}, {"id": 3, "content": "<unk>", "special": true},
+			{"id": 250001, "content": "<mask>", "special": true}},
+		"normalizer": map[string]any{"type": "Sequence", "normalizers": []any{
+			map[string]any{"type": "Precompiled", "precompiled_charsmap": base64.StdEncoding.EncodeToString(charsmap)},
+			map[string]any{"type": "Replace", "pattern": map[string]any{"Regex": " {2,}"}, "content": " "}}},
+		"pre_tokenizer":  map[string]any{"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": true},
+		"post_processor": map[string]any{"type": "RobertaProcessing", "sep": []any{"</s>", 2}, "cls": []any{"<s>", 0}},
+		"decoder":        map[string]any{"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": true},
+		"model":          map[string]any{"type": "Unigram", "unk_id": 3, "vocab": vocab},
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := ParseJSON(data, nil, "xlm-roberta.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inner []vocabCase
+	for _, c := range readVectors(t, filepath.Join(dir, filepath.Base(path))) {
+		if strings.TrimSpace(c.text) == c.text {
+			inner = append(inner, c)
+		}
+	}
+	if n := checkCases(t, tok, inner); n != len(inner) {
+		t.Errorf("%d of %d texts without spaces at their ends agree with llama.cpp", n, len(inner))
+	}
+	if ids := tok.Encode("Hello world", true); len(ids) < 2 || ids[0] != 0 || ids[len(ids)-1] != 2 {
+		t.Errorf("<s> ... </s> frame missing: %v", ids)
 	}
 }

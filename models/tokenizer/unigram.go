@@ -95,7 +95,7 @@ func (u *unigram) encode(dst []int, s string, vocab map[string]int32, unk int32)
 	first := len(dst)
 	for at, prevUnk := n, false; at > 0; at = best[at].start {
 		isUnk := best[at].id == unk
-		if !(prevUnk && isUnk) {
+		if !(prevUnk && isUnk) && best[at].id >= 0 { // without an unknown token, what matches nothing goes
 			dst = append(dst, int(best[at].id))
 		}
 		prevUnk = isUnk
@@ -194,42 +194,63 @@ type spmNorm struct {
 }
 
 func (n spmNorm) normalize(s string) string {
+	if n.m != nil {
+		s = n.m.apply(s)
+	}
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/2)
 	prepended, inWord := false, false
-	for i := 0; i < len(s); {
-		repl, used := "", 0
-		if n.m != nil {
-			repl, used = n.m.match(s[i:])
+	for k := 0; k < len(s); k++ {
+		if c := s[k]; c != ' ' {
+			if !inWord {
+				inWord = true
+				if n.prepend && !prepended || n.merge {
+					b.WriteString(meta)
+					prepended = true
+				}
+			}
+			b.WriteByte(c)
+		} else {
+			inWord = false
+			if !n.merge {
+				b.WriteString(meta)
+			}
 		}
+	}
+	return b.String()
+}
+
+// charsmapGrowth bounds how many times longer a charsmap makes text: as
+// much as NFKC (which real charsmaps hold), and no more whatever the
+// file's replacements are.
+const charsmapGrowth = 11
+
+// apply replaces the longest prefix the map has at each place, keeping
+// the runes it has none for, and stops before the text grows more than
+// charsmapGrowth times (only a hostile charsmap gets there).
+func (m *charsmap) apply(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		repl, used := m.match(s[i:])
 		if used == 0 {
 			_, used = utf8.DecodeRuneInString(s[i:])
 			repl = s[i : i+used]
 		}
-		if b.Len()+len(repl) > maxGrowth*len(s) {
-			break // only a hostile charsmap grows text this much
+		if b.Len()+len(repl) > charsmapGrowth*len(s) {
+			break
 		}
-		for k := 0; k < len(repl); k++ {
-			if c := repl[k]; c != ' ' {
-				if !inWord {
-					inWord = true
-					if n.prepend && !prepended || n.merge {
-						b.WriteString(meta)
-						prepended = true
-					}
-				}
-				b.WriteByte(c)
-			} else {
-				inWord = false
-				if !n.merge {
-					b.WriteString(meta)
-				}
-			}
-		}
+		b.WriteString(repl)
 		i += used
 	}
 	return b.String()
 }
+
+// charsmapNorm is Hugging Face's Precompiled normaliser: the charsmap's
+// replacements alone.
+type charsmapNorm struct{ m *charsmap }
+
+func (n charsmapNorm) normalize(s string) string { return n.m.apply(s) }
 
 // ugmSpec is the unigram model as llama.cpp's converter stores it
 // (tokenizer.ggml.model "t5": XLM-RoBERTa, T5): tokens with scores and
