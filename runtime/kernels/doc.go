@@ -47,7 +47,7 @@
 //	attention over Q8_0/Q4_0 cache rows   kvquant.go            (qdot kernels)        (qdot kernels)
 //	activations to Q8_0, Q8_1, Q8_K       quantize.go           quantize_amd64.s      quantize_arm64.s
 //	activations for packed K-quants       quantizekp.go         quantizekp_amd64.s    -
-//	GGUF block decoding, Matrix.Row       blocks.go dequant.go  -                     -
+//	GGUF block decoding, Decode, Row      blocks.go dequant.go  -                     -
 //	row dot Q8_0 Q4_0 Q4_1 Q5_0 Q5_1      qdot.go qdot_asm.go   qdot_amd64.s          qdot_arm64.s
 //	row dot Q4_K Q5_K Q6_K                qdot.go               qdotk_amd64.s         qdot_arm64.s
 //	row dot MXFP4, MXFP4 from HF          mxfp4.go              mxfp4_amd64.s         qdot_arm64.s
