@@ -40,15 +40,12 @@ type fimInput struct {
 // suffix its start, to fit a batch 3:1; the extra files fill what the
 // context has left beside a batch and twice maxTokens (0: no limit).
 func fimPrompt(m Model, in fimInput, ctxLen, maxTokens int) ([]int32, error) {
-	fl, ok := m.(Filler)
-	var f FIMTokens
-	if ok {
-		f = fl.FIM()
-	}
-	if !ok || f.Pre < 0 || f.Suf < 0 || f.Mid < 0 {
+	if !canFill(m) {
 		return nil, openai.Invalid(in.param, openai.CodeUnsupported,
 			"This model cannot fill in the middle: its vocabulary has no fill-in-the-middle tokens (such as <|fim_prefix|>, <|fim_suffix|> and <|fim_middle|>). Use a code model trained for it.")
 	}
+	fl := m.(Filler)
+	f := fl.FIM()
 	plain := func(s string) []int32 { return fl.TokenizeText(s, false, false) }
 	var extra []int32
 	if f.Rep >= 0 {
@@ -87,6 +84,17 @@ func fimPrompt(m Model, in fimInput, ctxLen, maxTokens int) ([]int32, error) {
 	ids = append(ids, f.Suf)
 	ids = append(ids, suffix[:takeSuffix]...)
 	return append(ids, f.Mid), nil
+}
+
+// canFill reports whether m has the tokens of a fill-in-the-middle
+// prompt.
+func canFill(m Model) bool {
+	fl, ok := m.(Filler)
+	if !ok {
+		return false
+	}
+	f := fl.FIM()
+	return f.Pre >= 0 && f.Suf >= 0 && f.Mid >= 0
 }
 
 // fimStops are the tokens that end a fill-in-the-middle generation

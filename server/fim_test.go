@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mlxrun/mlx/server/llamacpp"
+	"github.com/mlxrun/mlx/server/ollama"
 	"github.com/mlxrun/mlx/server/openai"
 )
 
@@ -154,6 +155,23 @@ func TestInfillEndpoints(t *testing.T) {
 	if comp.Usage == nil || comp.Usage.PromptTokens != len(ids) || comp.Choices[0].Text != res.Content {
 		t.Errorf("completion with suffix %+v, usage %+v; infill %q", comp.Choices, comp.Usage, res.Content)
 	}
+	// Ollama's /api/generate takes a suffix too, and /api/show says so.
+	var gen ollama.GenerateResponse
+	ts.post(t, "/api/generate", fmt.Sprintf(`{"model":"q","prompt":%q,"suffix":%q,"stream":false,"options":{"num_predict":8,"temperature":0}}`, prefix, suffix), http.StatusOK, &gen)
+	if gen.Response != res.Content || gen.PromptEvalCount != len(ids) {
+		t.Errorf("/api/generate with suffix: %q from %d prompt tokens; infill %q from %d", gen.Response, gen.PromptEvalCount, res.Content, len(ids))
+	}
+	var show ollama.ShowResponse
+	ts.post(t, "/api/show", `{"model":"q"}`, http.StatusOK, &show)
+	if !slices.Contains(show.Capabilities, "insert") {
+		t.Errorf("capabilities %v lack insert", show.Capabilities)
+	}
+	ts.post(t, "/api/show", `{"model":"nofim"}`, http.StatusOK, &show)
+	if slices.Contains(show.Capabilities, "insert") {
+		t.Errorf("capabilities of a model without FIM tokens: %v", show.Capabilities)
+	}
+	ts.post(t, "/api/generate", `{"model":"nofim","prompt":"a","suffix":"b","stream":false}`, http.StatusBadRequest, nil)
+
 	ts.post(t, "/v1/completions", `{"model":"q","prompt":[1,2],"suffix":"x"}`, http.StatusBadRequest, nil)
 	ts.post(t, "/v1/completions", `{"model":"q","prompt":"a","suffix":"x","echo":true}`, http.StatusBadRequest, nil)
 

@@ -43,6 +43,11 @@ func (s *Server) handleOllamaGenerate(c *call) {
 	if req.Raw {
 		p.raw = &req.Prompt
 	}
+	if req.Suffix != "" {
+		// Code completion (Continue, and other editors): the text
+		// between the prompt and the suffix.
+		p.fill, p.mergeReasoning = &fimInput{prefix: req.Prompt, suffix: req.Suffix, param: "suffix"}, true
+	}
 	s.serveOllama(c, req.Model, false, d, p)
 }
 

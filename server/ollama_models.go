@@ -97,6 +97,9 @@ func (s *Server) handleOllamaShow(c *call) {
 			"general.parameter_count":     info.Parameters,
 			info.Arch + ".context_length": info.Context,
 		}}
+	if canFill(m) {
+		out.Capabilities = append(out.Capabilities, "insert") // suffix on /api/generate
+	}
 	if info.ToolFormat != toolparse.FormatNone {
 		out.Capabilities = append(out.Capabilities, "tools")
 	}

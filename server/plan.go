@@ -16,6 +16,7 @@ import (
 type plan struct {
 	msgs   []ChatMessage // the conversation, as chat templates take it
 	raw    *string       // a prompt used as it is, without the chat template
+	fill   *fimInput     // a fill-in-the-middle prompt, built from the model's FIM tokens
 	render ChatOptions   // how the template renders; Tools and Kwargs are set by prepare
 	// kwargs are the template variables the request sets
 	// (chat_template_kwargs, and what its reasoning effort asks for).

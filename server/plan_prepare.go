@@ -41,11 +41,29 @@ func (p *plan) renderText(m Model) (*promptPlan, error) {
 // renderPrompt renders the prompt of p for m and tokenizes it; the
 // tokens are checked against the context.
 func (p *plan) renderPrompt(m Model) (*promptPlan, error) {
+	if p.fill != nil {
+		return p.fillPrompt(m)
+	}
 	r, err := p.renderText(m)
 	if err != nil {
 		return nil, err
 	}
 	r.ids, err = truncate(m.EncodePrompt(r.text), p.truncate, r.ctxLen, keyMessages)
+	return r, err
+}
+
+// fillPrompt is the fill-in-the-middle prompt of p for m: no template,
+// no tool calls, output taken as it is.
+func (p *plan) fillPrompt(m Model) (*promptPlan, error) {
+	r := &promptPlan{syntax: toolparse.FormatNone, ctxLen: m.Info().Context}
+	if n := p.numCtx; n != nil && (r.ctxLen == 0 || *n < r.ctxLen) {
+		r.ctxLen = *n
+	}
+	ids, err := fimPrompt(m, *p.fill, r.ctxLen, p.sampling.maxTokens)
+	if err != nil {
+		return nil, err
+	}
+	r.ids, err = truncate(ids, nil, r.ctxLen, keyMessages)
 	return r, err
 }
 
@@ -63,6 +81,9 @@ func (s *Server) prepare(m Model, p *plan, enc encoder) (*genStream, error) {
 	sp, err := params(p, m.Info())
 	if err != nil {
 		return nil, err
+	}
+	if p.fill != nil {
+		sp.StopTokenIDs = append(sp.StopTokenIDs, fimStops(m)...)
 	}
 	if room := r.ctxLen - len(r.ids); p.fillContext && room > 0 && (sp.MaxTokens == 0 || sp.MaxTokens > room) {
 		sp.MaxTokens = room

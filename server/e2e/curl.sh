@@ -89,6 +89,8 @@ post /infill '{"model":"qwen3-tiny","input_prefix":"x = ","input_suffix":"\n","n
 	check "infill warm-up (n_predict 0)" "j['stop'] is True and j['content'] == '' and j['tokens_evaluated'] > 0"
 post /v1/completions '{"model":"qwen3-tiny","prompt":"def add(a, b):\n","suffix":"\nprint(add(1, 2))\n","max_tokens":6,"temperature":0}' |
 	check "completions with suffix" "j['usage']['prompt_tokens'] > 0 and j['choices'][0]['finish_reason'] in ('stop', 'length')"
+post /api/generate '{"model":"qwen3-tiny","prompt":"def add(a, b):\n","suffix":"\nprint(add(1, 2))\n","stream":false,"options":{"num_predict":6,"temperature":0}}' |
+	check "ollama generate with suffix" "j['done'] is True and j['prompt_eval_count'] > 0"
 post /v1/completions '{"model":"llama-tiny","prompt":"a","suffix":"b"}' 400 |
 	check "suffix on a model without FIM tokens" "'fill in the middle' in j['error']['message']"
 post /infill '{"model":"llama-tiny","input_prefix":"a","input_suffix":"b"}' 400 |

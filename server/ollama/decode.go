@@ -72,8 +72,6 @@ func DecodeGenerate(body []byte) (*GenerateRequest, Decoded, error) {
 	switch {
 	case len(req.Images) > 0:
 		return nil, Decoded{}, bad("images are not supported: this server runs text models only")
-	case req.Suffix != "":
-		return nil, Decoded{}, bad("suffix is not supported")
 	case req.Template != "":
 		return nil, Decoded{}, bad("template is not supported: the model's chat template is used")
 	case len(req.Context) > 0:

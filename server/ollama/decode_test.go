@@ -74,7 +74,6 @@ func TestDecodeGenerate(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"model":"m","prompt":"hi","system":"s","raw":true}`: "",
 		`{"model":"m","prompt":"hi","images":["x"]}`:          "images are not supported",
-		`{"model":"m","prompt":"hi","suffix":"x"}`:            "suffix is not supported",
 		`{"model":"m","prompt":"hi","template":"x"}`:          "template is not supported",
 		`{"model":"m","prompt":"hi","context":[1,2]}`:         "context is not supported",
 	} {
@@ -85,5 +84,8 @@ func TestDecodeGenerate(t *testing.T) {
 		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
 			t.Errorf("%s: error %v, want %q", body, err, want)
 		}
+	}
+	if r, _, err := DecodeGenerate([]byte(`{"model":"m","prompt":"hi","suffix":"x"}`)); err != nil || r.Suffix != "x" {
+		t.Errorf("suffix: %+v %v", r, err)
 	}
 }
