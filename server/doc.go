@@ -4,8 +4,15 @@
 // model list, health and Prometheus metrics, with models loaded on first
 // use and unloaded when idle. The same server speaks Anthropic's Messages
 // API, Ollama's API and llama-server's /tokenize, /detokenize,
-// /apply-template and /infill (fill-in-the-middle). Responses and conversations live in the
-// bounded in-memory stores of package store.
+// /apply-template and /infill (fill-in-the-middle). Responses and
+// conversations live in the bounded in-memory stores of package store.
+//
+// Every generating API decodes its request once into one plan (plan.go):
+// the conversation, tools, output format, sampling and reasoning, with no
+// other API's wire types. prepare turns a plan into the engine's requests,
+// and one stream (stream.go) parses what they generate and hands it to
+// the encoder of the request's API. Errors about a plan name its keys,
+// which each API maps to its own parameter names.
 //
 // Outputs can be constrained by a grammar (package constrain): a JSON
 // response_format (chat, and completions as an extension) or text.format
