@@ -160,11 +160,7 @@ func (em *embedder) run(ctx context.Context, texts []string) error {
 		case len(ids) > limit && !em.o.truncate:
 			return fmt.Errorf("text %d has %d tokens and the context holds %d (--truncate embeds its first %d, --ctx raises the context)", n, len(ids), limit, limit)
 		}
-		ids = ids[:min(len(ids), limit)]
-		inputs[i] = make([]int32, len(ids))
-		for k, id := range ids {
-			inputs[i][k] = int32(id)
-		}
+		inputs[i] = ids[:min(len(ids), limit)]
 	}
 	vecs, err := em.e.Embed(ctx, inputs, em.e.Pooling())
 	if err != nil {

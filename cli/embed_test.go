@@ -39,11 +39,7 @@ func TestEmbedCommand(t *testing.T) {
 	var want [][]float32
 	for _, text := range texts {
 		ids := e.Tokenizer().Encode(text, true)
-		in := make([]int32, len(ids))
-		for i, id := range ids {
-			in[i] = int32(id)
-		}
-		v, err := e.Embed(context.Background(), [][]int32{in}, config.PoolLast)
+		v, err := e.Embed(context.Background(), [][]int32{ids}, config.PoolLast)
 		if err != nil {
 			t.Fatal(err)
 		}

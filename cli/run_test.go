@@ -22,9 +22,9 @@ func TestRunRawGreedy(t *testing.T) {
 	var ref struct {
 		Runs []struct {
 			Cases []struct {
-				Name         string `json:"name"`
-				PromptText   string `json:"prompt_text"`
-				GeneratedIDs []int  `json:"generated_ids"`
+				Name         string  `json:"name"`
+				PromptText   string  `json:"prompt_text"`
+				GeneratedIDs []int32 `json:"generated_ids"`
 			} `json:"cases"`
 		} `json:"runs"`
 	}

@@ -68,7 +68,7 @@ back to text instead.`,
 			}
 			strs := make([]string, len(list))
 			for i, id := range list {
-				strs[i] = strconv.Itoa(id)
+				strs[i] = strconv.Itoa(int(id))
 			}
 			_, err = fmt.Fprintln(out, strings.Join(strs, " "))
 			return err
@@ -99,9 +99,9 @@ func tokenizeInput(stdin io.Reader, args []string) (string, error) {
 
 // parseTokenIDs reads "1,2,3" or "1 2 3" and checks every id against the
 // vocabulary size.
-func parseTokenIDs(s string, vocab int) ([]int, error) {
+func parseTokenIDs(s string, vocab int) ([]int32, error) {
 	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' })
-	ids := make([]int, 0, len(fields))
+	ids := make([]int32, 0, len(fields))
 	for _, f := range fields {
 		id, err := strconv.Atoi(f)
 		if err != nil {
@@ -110,14 +110,14 @@ func parseTokenIDs(s string, vocab int) ([]int, error) {
 		if id < 0 || id >= vocab {
 			return nil, fmt.Errorf("--ids: token id %d is out of range (the vocabulary has ids 0 to %d)", id, vocab-1)
 		}
-		ids = append(ids, id)
+		ids = append(ids, int32(id))
 	}
 	return ids, nil
 }
 
 // writeTokenLines prints one line per token: id, vocabulary entry and text.
-func writeTokenLines(w io.Writer, tok *tokenizer.Tokenizer, ids []int) {
+func writeTokenLines(w io.Writer, tok *tokenizer.Tokenizer, ids []int32) {
 	for _, id := range ids {
-		fmt.Fprintf(w, "%d\t%s\t%s\n", id, strconv.Quote(tok.Token(id)), strconv.Quote(tok.Decode([]int{id}, false)))
+		fmt.Fprintf(w, "%d\t%s\t%s\n", id, strconv.Quote(tok.Token(int(id))), strconv.Quote(tok.Decode([]int32{id}, false)))
 	}
 }

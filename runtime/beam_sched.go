@@ -72,11 +72,7 @@ func (g *beamGroup) collect(groups []*beamGroup, r *runningSeq, logits []float32
 
 // decode returns the text of ids.
 func (g *beamGroup) decode(ids []int32) string {
-	v := make([]int, len(ids))
-	for i, id := range ids {
-		v[i] = int(id)
-	}
-	return g.tok.Decode(v, !g.keepSpecial)
+	return g.tok.Decode(ids, !g.keepSpecial)
 }
 
 // beamStep advances every beam search that got its logits this step.

@@ -115,7 +115,7 @@ func TestBeamWidthOneIsGreedy(t *testing.T) {
 		if res.Finish != greedyRes.Finish || res.Usage.Completion != greedyRes.Usage.Completion {
 			t.Errorf("%s: finish %q after %d tokens, greedy %q after %d", c.Name, res.Finish, res.Usage.Completion, greedyRes.Finish, greedyRes.Usage.Completion)
 		}
-		if text := e.Tokenizer().Decode(toInts(want), true); res.Beams[0].Text != text {
+		if text := e.Tokenizer().Decode(want, true); res.Beams[0].Text != text {
 			t.Errorf("%s: text %q, want %q", c.Name, res.Beams[0].Text, text)
 		}
 	}

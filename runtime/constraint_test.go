@@ -30,7 +30,7 @@ func TestConstraint(t *testing.T) {
 			p.Temperature = temp
 			seed := int64(7)
 			p.Seed = &seed
-			_, text, _, res := collect(t, e, Request{Prompt: toInt32(prompt), Params: p, Constraint: g})
+			_, text, _, res := collect(t, e, Request{Prompt: prompt, Params: p, Constraint: g})
 			t.Logf("temperature %v: %q", temp, text)
 			if res.Finish != FinishStop {
 				t.Errorf("temperature %v: finish %q after %q", temp, res.Finish, text)
@@ -50,12 +50,4 @@ func matches(t *testing.T, g *grammar.Grammar, text string) bool {
 		t.Fatalf("match %q: %v", text, err)
 	}
 	return ok
-}
-
-func toInt32(ids []int) []int32 {
-	out := make([]int32, len(ids))
-	for i, id := range ids {
-		out[i] = int32(id)
-	}
-	return out
 }

@@ -61,7 +61,7 @@ func TestGreedyReproducesReference(t *testing.T) {
 				if !slices.Equal(ids, c.GeneratedIDs) {
 					t.Errorf("%s: generated %v, want %v", c.Name, ids, c.GeneratedIDs)
 				}
-				want := e.Tokenizer().Decode(toInts(ids), true)
+				want := e.Tokenizer().Decode(ids, true)
 				if text != want {
 					t.Errorf("%s: streamed text %q, want %q", c.Name, text, want)
 				}
@@ -71,14 +71,6 @@ func TestGreedyReproducesReference(t *testing.T) {
 			}
 		})
 	}
-}
-
-func toInts(ids []int32) []int {
-	out := make([]int, len(ids))
-	for i, id := range ids {
-		out[i] = int(id)
-	}
-	return out
 }
 
 // TestLogprobsMatchReference checks the logprobs that events carry against
@@ -123,7 +115,7 @@ func TestStopConditions(t *testing.T) {
 	c := readReference(t, "llama-tiny-F32.json", "f32kv-nofa")[0]
 	full, text, _, _ := collect(t, e, Request{Prompt: c.PromptIDs, Params: greedy(24)})
 	stopAt := full[8]
-	stopStr := e.Tokenizer().Decode(toInts(full[10:12]), true)
+	stopStr := e.Tokenizer().Decode(full[10:12], true)
 	before, _, ok := strings.Cut(text, stopStr)
 	if !ok || stopStr == "" {
 		t.Fatalf("stop string %q not in %q", stopStr, text)

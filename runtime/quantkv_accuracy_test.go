@@ -30,9 +30,7 @@ func longChat(t *testing.T, e *Engine, n int) []int32 {
 	one := e.Tokenizer().Encode(b.String(), false)
 	var ids []int32
 	for len(ids) < n {
-		for _, id := range one {
-			ids = append(ids, int32(id))
-		}
+		ids = append(ids, one...)
 	}
 	return ids[:n]
 }

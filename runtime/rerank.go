@@ -47,23 +47,17 @@ func (e *Engine) RerankPrompt(query, doc string) []int32 {
 	} else if decoderRanker(e.cfg.Arch) {
 		tpl = qwen3RerankPrompt
 	}
-	var ids []int32
-	add := func(toks ...int) {
-		for _, id := range toks {
-			ids = append(ids, int32(id))
-		}
-	}
 	if tpl != "" {
-		add(e.tok.Encode(strings.NewReplacer("{query}", query, "{document}", doc).Replace(tpl), false)...)
-		return ids
+		return e.tok.Encode(strings.NewReplacer("{query}", query, "{document}", doc).Replace(tpl), false)
 	}
+	var ids []int32
 	for i, text := range []string{query, doc} {
 		if i == 0 && e.tok.AddBOS() {
-			add(e.tok.BOS())
+			ids = append(ids, int32(e.tok.BOS()))
 		}
-		add(e.tok.EncodePlain(text)...)
+		ids = append(ids, e.tok.EncodePlain(text)...)
 		if e.tok.AddEOS() {
-			add(e.tok.EOS())
+			ids = append(ids, int32(e.tok.EOS()))
 		}
 	}
 	return ids

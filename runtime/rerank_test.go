@@ -71,7 +71,7 @@ func TestRerankPromptTemplate(t *testing.T) {
 	got := e.RerankPrompt("q?", "d.")
 	text := strings.NewReplacer("{query}", "q?", "{document}", "d.").Replace(variant.Qwen3RerankTemplate)
 	want := e.Tokenizer().Encode(text, false)
-	if !slices.Equal(got, toInt32s(want)) {
+	if !slices.Equal(got, want) {
 		t.Fatalf("prompt %v, want %v", got, want)
 	}
 	if start, ok := e.Tokenizer().TokenID("<|im_start|>"); !ok || int(got[0]) != start {
@@ -95,14 +95,6 @@ func loadReranker(t *testing.T, path, pooling string) *Engine {
 	}
 	t.Cleanup(func() { e.Close() })
 	return e
-}
-
-func toInt32s(ids []int) []int32 {
-	out := make([]int32, len(ids))
-	for i, id := range ids {
-		out[i] = int32(id)
-	}
-	return out
 }
 
 // TestRerankNotReranker checks that a model without rank pooling refuses

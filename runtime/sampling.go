@@ -10,7 +10,7 @@ import (
 
 // textDecoder turns generated ids into complete UTF-8 text deltas.
 type textDecoder interface {
-	Next(id int) string
+	Next(id int32) string
 	Flush() string
 }
 
@@ -81,7 +81,7 @@ func (s *samplingState) step(logits []float32, res *Result) (ev Event, done bool
 	if s.logprobs {
 		ev.Logprobs = []Logprob{{ID: id, Logprob: r.Logprob, Top: slices.Clone(r.Top)}}
 	}
-	text, stopped := s.stop.Feed(s.dec.Next(int(id)))
+	text, stopped := s.stop.Feed(s.dec.Next(id))
 	ev.Text = text
 	if stopped {
 		res.Finish = FinishStop

@@ -108,7 +108,7 @@ func TestSpeculationStops(t *testing.T) {
 	e := loadWith(t, Options{KVType: kvcache.F32, Spec: SpecOptions{Draft: fixturePath(t, model...), DraftTokens: 6}}, model...)
 	prompt := specPrompts(t)["chat"]
 	full, _, _, _ := collect(t, plain, Request{Prompt: prompt, Params: greedy(40)})
-	stopStr := plain.Tokenizer().Decode(toInts(full[13:15]), true)
+	stopStr := plain.Tokenizer().Decode(full[13:15], true)
 	tests := []struct {
 		name string
 		edit func(p *sample.Params)

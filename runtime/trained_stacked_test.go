@@ -37,7 +37,7 @@ func TestTrainedStackedExperts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	ids := toInt32(orig.Tokenizer().Encode("What is the capital of France? The capital of France is Paris.", false))
+	ids := orig.Tokenizer().Encode("What is the capital of France? The capital of France is Paris.", false)
 	score := func(e *Engine) [][]float32 {
 		var rows [][]float32
 		if err := e.Score(context.Background(), ids, 1, func(_ int, logits []float32) error {

@@ -129,7 +129,7 @@ func TestTrainedAnswers(t *testing.T) {
 					t.Fatalf("%s: %v", c.Name, err)
 				}
 				ids := e.Tokenizer().Encode(prompt, false)
-				_, text, _, res := collect(t, e, Request{Prompt: toInt32(ids), Params: greedy(128)})
+				_, text, _, res := collect(t, e, Request{Prompt: ids, Params: greedy(128)})
 				if text != c.Answer || res.Finish != FinishStop {
 					t.Errorf("%s: answer %q (%s), want %q", c.Name, text, res.Finish, c.Answer)
 				}

@@ -62,12 +62,7 @@ func (m *EngineModel) Stats() runtime.Stats { return m.e.Stats() }
 
 // Tokenize implements Model.
 func (m *EngineModel) Tokenize(text string, addSpecial bool) []int32 {
-	ids := m.chat.Tokenizer().Encode(text, addSpecial)
-	out := make([]int32, len(ids))
-	for i, id := range ids {
-		out[i] = int32(id)
-	}
-	return out
+	return m.chat.Tokenizer().Encode(text, addSpecial)
 }
 
 // EncodePrompt implements Model with the chat model's rule for BOS.
@@ -75,11 +70,7 @@ func (m *EngineModel) EncodePrompt(text string) []int32 { return m.chat.Encode(t
 
 // Detokenize implements Model.
 func (m *EngineModel) Detokenize(ids []int32, skipSpecial bool) string {
-	in := make([]int, len(ids))
-	for i, id := range ids {
-		in[i] = int(id)
-	}
-	return m.chat.Tokenizer().Decode(in, skipSpecial)
+	return m.chat.Tokenizer().Decode(ids, skipSpecial)
 }
 
 // TokenPiece implements Piecer.
@@ -212,9 +203,7 @@ func (m *EngineModel) TokenizeText(text string, addSpecial, parseSpecial bool) [
 	if addSpecial && tok.AddBOS() {
 		out = append(out, int32(tok.BOS()))
 	}
-	for _, id := range plain {
-		out = append(out, int32(id))
-	}
+	out = append(out, plain...)
 	if addSpecial && tok.AddEOS() {
 		out = append(out, int32(tok.EOS()))
 	}

@@ -96,9 +96,9 @@ func TestHostileInputs(t *testing.T) {
 		if got := tok.Decode(ids, false); got != norm.NFC.String(lossy(string(b))) {
 			t.Fatalf("invalid UTF-8 %q round-tripped to %q", b, got)
 		}
-		ids = make([]int, rng.Intn(32))
+		ids = make([]int32, rng.Intn(32))
 		for i := range ids {
-			ids[i] = rng.Intn(2*tok.VocabSize()) - tok.VocabSize()/2
+			ids[i] = int32(rng.Intn(2*tok.VocabSize()) - tok.VocabSize()/2)
 		}
 		streamed := strings.Join(streamAll(t, tok.NewStreamDecoder(), ids), "")
 		if want := tok.Decode(ids, true); streamed != want {

@@ -131,7 +131,7 @@ func cutBefore(s string) int {
 }
 
 // encode appends the ids of one pre-tokenized word.
-func (m *bpe) encode(dst []int, word string, sc *scratch) []int {
+func (m *bpe) encode(dst []int32, word string, sc *scratch) []int32 {
 	if word == "" {
 		return dst
 	}
@@ -150,32 +150,26 @@ func (m *bpe) encode(dst []int, word string, sc *scratch) []int {
 }
 
 // encodeWord appends the ids of a word that merges may span.
-func (m *bpe) encodeWord(dst []int, word string, sc *scratch) []int {
+func (m *bpe) encodeWord(dst []int32, word string, sc *scratch) []int32 {
 	if m.longest {
 		return m.encodeLongest(dst, word)
 	}
 	if len(word) == 1 && m.rawBytes && m.rawByte[word[0]] >= 0 {
-		return append(dst, int(m.rawByte[word[0]]))
+		return append(dst, m.rawByte[word[0]])
 	}
 	if m.ignoreMerges {
 		if id, ok := m.whole(word); ok {
-			return append(dst, int(id))
+			return append(dst, id)
 		}
 	}
 	if ids, ok := m.cache.get(word); ok {
-		for _, id := range ids {
-			dst = append(dst, int(id))
-		}
-		return dst
+		return append(dst, ids...)
 	}
 	syms := m.symbols(sc.syms[:0], word)
 	syms = m.merge(syms, sc)
 	sc.syms = syms
 	m.cache.put(word, syms)
-	for _, id := range syms {
-		dst = append(dst, int(id))
-	}
-	return dst
+	return append(dst, syms...)
 }
 
 // whole looks the entire word up in the vocabulary.

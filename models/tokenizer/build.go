@@ -61,7 +61,7 @@ func build(s *spec) (*Tokenizer, error) {
 		model: s.model, norm: s.norm, pre: s.pre, dec: s.dec,
 		tokens: make([]string, size), special: make([]bool, size),
 		ids:    make(map[string]int, len(s.added)),
-		prefix: s.prefix, suffix: s.suffix,
+		prefix: ids32(s.prefix), suffix: ids32(s.suffix),
 		bos: s.bos, eos: s.eos, unk: s.unk, pad: s.pad, source: s.source,
 	}
 	if s.model.byID != nil && len(s.model.byID) <= size {
@@ -82,7 +82,7 @@ func build(s *spec) (*Tokenizer, error) {
 	if !s.splitSpecial {
 		t.added = newAddedSet(s.added, s.norm, true)
 	}
-	for _, id := range append(append([]int{t.bos, t.eos, t.unk, t.pad}, t.prefix...), t.suffix...) {
+	for _, id := range append(append([]int{t.bos, t.eos, t.unk, t.pad}, s.prefix...), s.suffix...) {
 		if id >= size {
 			return nil, fmt.Errorf("%s: %w: special token id %d is beyond the vocabulary (%d tokens)", s.source, ErrFormat, id, size)
 		}
@@ -156,4 +156,13 @@ func (t *Tokenizer) setupFastPaths(s *spec) {
 			}
 		}
 	}
+}
+
+// ids32 converts the few ids a post-processor adds, once at load.
+func ids32(ids []int) []int32 {
+	out := make([]int32, len(ids))
+	for i, id := range ids {
+		out[i] = int32(id)
+	}
+	return out
 }

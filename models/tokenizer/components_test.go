@@ -163,7 +163,7 @@ func TestAddedTokenFlags(t *testing.T) {
 	} {
 		var toks []string
 		for _, id := range tok.Encode(tc.in, false) {
-			toks = append(toks, tok.Token(id))
+			toks = append(toks, tok.Token(int(id)))
 		}
 		if got := strings.Join(toks, "|"); got != tc.want {
 			t.Errorf("%q: got %s want %s", tc.in, got, tc.want)

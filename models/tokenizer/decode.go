@@ -5,16 +5,16 @@ import "strings"
 // Decode returns the text of ids. Ids outside the vocabulary are skipped
 // (as Hugging Face does); skipSpecial also skips special tokens. Bytes that
 // do not form valid UTF-8 become U+FFFD.
-func (t *Tokenizer) Decode(ids []int, skipSpecial bool) string {
+func (t *Tokenizer) Decode(ids []int32, skipSpecial bool) string {
 	return lossy(t.decodeRaw(ids, skipSpecial, exact))
 }
 
 // decodeRaw runs the decoder chain without the final UTF-8 repair.
-func (t *Tokenizer) decodeRaw(ids []int, skipSpecial bool, mode decodeMode) string {
+func (t *Tokenizer) decodeRaw(ids []int32, skipSpecial bool, mode decodeMode) string {
 	if t.byteLevelDec {
 		var b strings.Builder
 		for _, id := range ids {
-			if t.keep(id, skipSpecial) {
+			if t.keep(int(id), skipSpecial) {
 				b.WriteString(t.raw[id])
 			}
 		}
@@ -22,7 +22,7 @@ func (t *Tokenizer) decodeRaw(ids []int, skipSpecial bool, mode decodeMode) stri
 	}
 	toks := make([]string, 0, len(ids))
 	for _, id := range ids {
-		if t.keep(id, skipSpecial) {
+		if t.keep(int(id), skipSpecial) {
 			toks = append(toks, t.decForm[id])
 		}
 	}

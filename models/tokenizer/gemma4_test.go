@@ -30,7 +30,7 @@ func TestGemma4(t *testing.T) {
 	ids := tok.Encode(text, true)
 	var got []string
 	for _, id := range ids {
-		got = append(got, tok.Token(id))
+		got = append(got, tok.Token(int(id)))
 	}
 	if s := strings.Join(got, "|"); s != "<bos>|hello|▁hello|\n\n|<0xC3>|<0xA9>" {
 		t.Errorf("encode: %q", s)

@@ -107,7 +107,7 @@ func TestGGUFSynthetic(t *testing.T) {
 			t.Fatalf("round trip of %q gave %q", text, got)
 		}
 	}
-	if ids := tok.Encode(" the", false); len(ids) != 1 || tok.Token(ids[0]) != "Ġthe" {
+	if ids := tok.Encode(" the", false); len(ids) != 1 || tok.Token(int(ids[0])) != "Ġthe" {
 		t.Errorf("merges not applied: %v", ids)
 	}
 }

@@ -29,16 +29,16 @@ func (t *Tokenizer) buildPieces() {
 	t.pieces = make([]string, len(t.tokens))
 	if ctx < 0 {
 		for id := range t.tokens {
-			t.pieces[id] = t.decodeRaw([]int{id}, true, rawBytes)
+			t.pieces[id] = t.decodeRaw([]int32{int32(id)}, true, rawBytes)
 		}
 		return
 	}
-	base := t.decodeRaw([]int{ctx}, true, rawBytes)
+	base := t.decodeRaw([]int32{int32(ctx)}, true, rawBytes)
 	for id := range t.tokens {
 		if !t.keep(id, true) {
 			continue
 		}
-		t.pieces[id] = strings.TrimPrefix(t.decodeRaw([]int{ctx, id}, true, rawBytes), base)
+		t.pieces[id] = strings.TrimPrefix(t.decodeRaw([]int32{int32(ctx), int32(id)}, true, rawBytes), base)
 	}
 }
 

@@ -50,7 +50,7 @@ func short(s string) string {
 func TestConcurrentUse(t *testing.T) {
 	tok := loadJSON(t, "qwen3")
 	lines := strings.Split(norm.NFC.String(mixedText(16<<10, 8)), "\n")
-	want := make([][]int, len(lines))
+	want := make([][]int32, len(lines))
 	for i, l := range lines {
 		want[i] = tok.Encode(l, false)
 	}

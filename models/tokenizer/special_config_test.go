@@ -20,21 +20,21 @@ func TestAddSpecialPrecedence(t *testing.T) {
 	)
 	for _, tc := range []struct {
 		name, post, config string
-		want               []int // what Encode("a", true) adds around the 'a'
-		bos, eos           bool  // AddBOS, AddEOS
+		want               []int32 // what Encode("a", true) adds around the 'a'
+		bos, eos           bool    // AddBOS, AddEOS
 	}{
 		{"no post-processor, no config", "null", "", nil, false, false},
 		// Without a config the tokenizer has no BOS (as in Hugging Face), so
 		// AddBOS is false although the post-processor adds a token.
-		{"post-processor BOS, no config", bos, "", []int{300}, false, false},
-		{"post-processor BOS, config names it", bos, `{"bos_token": "<s>"}`, []int{300}, true, false},
+		{"post-processor BOS, no config", bos, "", []int32{300}, false, false},
+		{"post-processor BOS, config names it", bos, `{"bos_token": "<s>"}`, []int32{300}, true, false},
 		{"config add_bos_token false drops it", bos, `{"bos_token": "<s>", "add_bos_token": false}`, nil, false, false},
-		{"config add_bos_token true adds it", "null", `{"bos_token": "<s>", "add_bos_token": true}`, []int{300}, true, false},
+		{"config add_bos_token true adds it", "null", `{"bos_token": "<s>", "add_bos_token": true}`, []int32{300}, true, false},
 		{"add_bos_token without a known bos_token", "null", `{"bos_token": "<zz>", "add_bos_token": true}`, nil, false, false},
 		{"add_bos_token without bos_token", "null", `{"add_bos_token": true}`, nil, false, false},
-		{"config add_eos_token true", bos, `{"bos_token": "<s>", "eos_token": "</s>", "add_eos_token": true}`, []int{300, 301}, true, true},
-		{"post-processor BOS and EOS", bosEOS, `{"bos_token": "<s>", "eos_token": "</s>"}`, []int{300, 301}, true, true},
-		{"config add_eos_token false drops it", bosEOS, `{"bos_token": "<s>", "eos_token": "</s>", "add_eos_token": false}`, []int{300}, true, false},
+		{"config add_eos_token true", bos, `{"bos_token": "<s>", "eos_token": "</s>", "add_eos_token": true}`, []int32{300, 301}, true, true},
+		{"post-processor BOS and EOS", bosEOS, `{"bos_token": "<s>", "eos_token": "</s>"}`, []int32{300, 301}, true, true},
+		{"config add_eos_token false drops it", bosEOS, `{"bos_token": "<s>", "eos_token": "</s>", "add_eos_token": false}`, []int32{300}, true, false},
 		{"both false", bosEOS, `{"bos_token": "<s>", "eos_token": "</s>", "add_bos_token": false, "add_eos_token": false}`, nil, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -49,7 +49,7 @@ func TestAddSpecialPrecedence(t *testing.T) {
 			}
 			plain := tok.Encode("a", false)
 			ids := tok.Encode("a", true)
-			var around []int
+			var around []int32
 			for _, id := range ids {
 				if !slices.Contains(plain, id) {
 					around = append(around, id)
@@ -97,7 +97,7 @@ func TestGGUFAddBOS(t *testing.T) {
 				t.Fatal(err)
 			}
 			ids := tok.Encode("a", true)
-			if tok.AddBOS() != tc.want || (ids[0] == tok.BOS()) != tc.want {
+			if tok.AddBOS() != tc.want || (int(ids[0]) == tok.BOS()) != tc.want {
 				t.Errorf("AddBOS %v, Encode gives %v with BOS %d; want AddBOS %v", tok.AddBOS(), ids, tok.BOS(), tc.want)
 			}
 		})

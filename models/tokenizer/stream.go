@@ -18,9 +18,9 @@ type StreamDecoder struct {
 	// SkipSpecial drops special tokens from the text (the default).
 	SkipSpecial bool
 
-	ids     []int  // context ids followed by the ids not yet settled
-	ctx     int    // number of context ids at the front of ids
-	emitted string // text of ids already given out (context included)
+	ids     []int32 // context ids followed by the ids not yet settled
+	ctx     int     // number of context ids at the front of ids
+	emitted string  // text of ids already given out (context included)
 }
 
 // maxPending bounds the ids kept after the context while text is held
@@ -35,8 +35,8 @@ func (t *Tokenizer) NewStreamDecoder() *StreamDecoder {
 
 // Next takes the next id and returns the text it completes, often "" while
 // a multi-byte character is incomplete. Unknown ids are ignored.
-func (d *StreamDecoder) Next(id int) string {
-	if !d.t.keep(id, d.SkipSpecial) {
+func (d *StreamDecoder) Next(id int32) string {
+	if !d.t.keep(int(id), d.SkipSpecial) {
 		return ""
 	}
 	d.ids = append(d.ids, id)

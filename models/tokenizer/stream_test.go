@@ -10,7 +10,7 @@ import (
 )
 
 // streamAll feeds ids one by one and returns the deltas.
-func streamAll(t *testing.T, d *StreamDecoder, ids []int) []string {
+func streamAll(t *testing.T, d *StreamDecoder, ids []int32) []string {
 	t.Helper()
 	var out []string
 	for _, id := range ids {
@@ -66,8 +66,8 @@ func TestStreamHoldsIncompleteUTF8(t *testing.T) {
 
 // byteIDs returns one token id per byte of s, using the byte-level rune
 // tokens or the <0xXX> tokens, or nil when the vocabulary has neither.
-func byteIDs(tok *Tokenizer, s string) []int {
-	var ids []int
+func byteIDs(tok *Tokenizer, s string) []int32 {
+	var ids []int32
 	for i := 0; i < len(s); i++ {
 		id := tok.model.byteToken[s[i]]
 		if tok.model.rawBytes {
@@ -76,7 +76,7 @@ func byteIDs(tok *Tokenizer, s string) []int {
 		if id < 0 {
 			return nil
 		}
-		ids = append(ids, int(id))
+		ids = append(ids, id)
 	}
 	return ids
 }
@@ -92,7 +92,7 @@ func TestPieces(t *testing.T) {
 				ids := tok.Encode(" x"+in, false)
 				var b strings.Builder
 				for _, id := range ids[1:] {
-					b.WriteString(tok.Piece(id))
+					b.WriteString(tok.Piece(int(id)))
 				}
 				whole := tok.Decode(ids, true)
 				first := tok.Decode(ids[:1], true)

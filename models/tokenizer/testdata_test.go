@@ -12,7 +12,7 @@ import (
 // vocabCase is one conformance vector of testdata/vocab.
 type vocabCase struct {
 	text string
-	ids  []int
+	ids  []int32
 }
 
 // readVocabCases reads NAME.gguf.inp and NAME.gguf.out of testdata/vocab.
@@ -50,16 +50,16 @@ func readVectors(t *testing.T, gguf string) []vocabCase {
 	return cases
 }
 
-func parseIDs(t *testing.T, line string) []int {
+func parseIDs(t *testing.T, line string) []int32 {
 	t.Helper()
-	var ids []int
+	var ids []int32
 	for _, f := range strings.Fields(line) {
-		var id int
+		var id int32
 		for _, c := range f {
 			if c < '0' || c > '9' {
 				t.Fatalf("bad id %q", f)
 			}
-			id = id*10 + int(c-'0')
+			id = id*10 + int32(c-'0')
 		}
 		ids = append(ids, id)
 	}

@@ -30,7 +30,7 @@ type Tokenizer struct {
 	special []bool         // id -> special token
 	ids     map[string]int // added tokens; the rest are in model.vocab
 
-	prefix, suffix []int // what the post-processor adds around a sequence
+	prefix, suffix []int32 // what the post-processor adds around a sequence
 	bos, eos       int
 	unk, pad       int
 	eog            []int // ids that end generation, EOS first
@@ -95,11 +95,13 @@ func (t *Tokenizer) IsEOG(id int) bool {
 }
 
 // AddBOS reports whether Encode with addSpecial puts BOS first.
-func (t *Tokenizer) AddBOS() bool { return t.bos >= 0 && len(t.prefix) > 0 && t.prefix[0] == t.bos }
+func (t *Tokenizer) AddBOS() bool {
+	return t.bos >= 0 && len(t.prefix) > 0 && int(t.prefix[0]) == t.bos
+}
 
 // AddEOS reports whether Encode with addSpecial puts EOS last.
 func (t *Tokenizer) AddEOS() bool {
-	return t.eos >= 0 && len(t.suffix) > 0 && t.suffix[len(t.suffix)-1] == t.eos
+	return t.eos >= 0 && len(t.suffix) > 0 && int(t.suffix[len(t.suffix)-1]) == t.eos
 }
 
 // Source returns the file the tokenizer was loaded from.

@@ -63,7 +63,7 @@ type step struct {
 
 // encode appends the ids of s, tokens looked up in vocab, unk for what
 // matches nothing.
-func (u *unigram) encode(dst []int, s string, vocab map[string]int32, unk int32) []int {
+func (u *unigram) encode(dst []int32, s string, vocab map[string]int32, unk int32) []int32 {
 	n := len(s)
 	if n == 0 {
 		return dst
@@ -96,7 +96,7 @@ func (u *unigram) encode(dst []int, s string, vocab map[string]int32, unk int32)
 	for at, prevUnk := n, false; at > 0; at = best[at].start {
 		isUnk := best[at].id == unk
 		if !(prevUnk && isUnk) && best[at].id >= 0 { // without an unknown token, what matches nothing goes
-			dst = append(dst, int(best[at].id))
+			dst = append(dst, best[at].id)
 		}
 		prevUnk = isUnk
 	}

@@ -33,18 +33,18 @@ func TestUnigram(t *testing.T) {
 	}
 	for _, c := range []struct {
 		text string
-		want []int
+		want []int32
 	}{
-		{"hello", []int{4}},                  // ▁hello (-2) beats ▁hell o (-2.5)
-		{"world", []int{8, 9}},               // ▁wor ld (-4) beats ▁world (-5)
-		{"  hello   world ", []int{4, 8, 9}}, // spaces merged, none at the ends
-		{"hello 東京", []int{4, 7, 3}},         // two unknown runes are one <unk>
+		{"hello", []int32{4}},                  // ▁hello (-2) beats ▁hell o (-2.5)
+		{"world", []int32{8, 9}},               // ▁wor ld (-4) beats ▁world (-5)
+		{"  hello   world ", []int32{4, 8, 9}}, // spaces merged, none at the ends
+		{"hello 東京", []int32{4, 7, 3}},         // two unknown runes are one <unk>
 	} {
 		if got := tok.Encode(c.text, false); !slices.Equal(got, c.want) {
 			t.Errorf("Encode(%q) = %v, want %v", c.text, got, c.want)
 		}
 	}
-	if got := tok.Encode("hello", true); !slices.Equal(got, []int{0, 4, 2}) {
+	if got := tok.Encode("hello", true); !slices.Equal(got, []int32{0, 4, 2}) {
 		t.Errorf("Encode with specials = %v, want <s> ▁hello </s>", got)
 	}
 	if got := tok.Decode(tok.Encode("hello world", false), false); got != "hello world" {
@@ -67,7 +67,7 @@ func TestUnigramBadCharsmap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := tok.Encode("hello", false); !slices.Equal(got, []int{4}) {
+		if got := tok.Encode("hello", false); !slices.Equal(got, []int32{4}) {
 			t.Errorf("charsmap %v: Encode gave %v", nodes, got)
 		}
 	}

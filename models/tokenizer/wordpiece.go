@@ -39,7 +39,7 @@ func (v *ggufVocab) bertSpec(f *gguf.File) *spec {
 // encodeLongest appends the ids of a word as WordPiece splits it: the
 // longest token at each position, or the unknown token for the whole
 // word when some position starts no token.
-func (m *bpe) encodeLongest(dst []int, word string) []int {
+func (m *bpe) encodeLongest(dst []int32, word string) []int32 {
 	start := len(dst)
 	if m.maxWordRunes > 0 && utf8.RuneCountInString(word) > m.maxWordRunes {
 		return m.appendUnk(dst)
@@ -60,7 +60,7 @@ func (m *bpe) encodeLongest(dst []int, word string) []int {
 				id, ok = m.vocab[string(key)]
 			}
 			if ok {
-				dst = append(dst, int(id))
+				dst = append(dst, id)
 				break
 			}
 		}
@@ -73,9 +73,9 @@ func (m *bpe) encodeLongest(dst []int, word string) []int {
 }
 
 // appendUnk appends the unknown token, when there is one.
-func (m *bpe) appendUnk(dst []int) []int {
+func (m *bpe) appendUnk(dst []int32) []int32 {
 	if m.unk >= 0 {
-		dst = append(dst, int(m.unk))
+		dst = append(dst, m.unk)
 	}
 	return dst
 }

@@ -53,7 +53,7 @@ func TestWordPiece(t *testing.T) {
 	} {
 		var got []string
 		for _, id := range tok.Encode(tc.in, tc.special) {
-			got = append(got, tok.Token(id))
+			got = append(got, tok.Token(int(id)))
 		}
 		if s := strings.Join(got, " "); s != tc.want {
 			t.Errorf("%q: got %q want %q", tc.in, s, tc.want)
@@ -91,7 +91,7 @@ func TestWordPieceJSON(t *testing.T) {
 	} {
 		var got []string
 		for _, id := range tok.Encode(tc.in, tc.special) {
-			got = append(got, tok.Token(id))
+			got = append(got, tok.Token(int(id)))
 		}
 		if s := strings.Join(got, " "); s != tc.want {
 			t.Errorf("%q: got %q want %q", tc.in, s, tc.want)
@@ -124,7 +124,7 @@ func TestGGUFBertFrameOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := tok.Encode("Hello world", true); !slices.Equal(got, []int{2, 4, 5, 3}) {
+	if got := tok.Encode("Hello world", true); !slices.Equal(got, []int32{2, 4, 5, 3}) {
 		t.Errorf("Encode gave %v, want [CLS] hello world [SEP]: [2 4 5 3]", got)
 	}
 }

@@ -107,21 +107,13 @@ func (m *Model) Render(ctx context.Context, in chat.Input, src string) (string, 
 // in the open turn the model is to answer.
 func (m *Model) Encode(prompt string) []int32 {
 	ids := m.tok.Encode(prompt, false)
-	bos := m.tok.BOS()
+	bos := int32(m.tok.BOS())
 	if m.tok.AddBOS() && (len(ids) == 0 || ids[0] != bos) {
 		ids = append(ids, 0)
 		copy(ids[1:], ids)
 		ids[0] = bos
 	}
-	return toInt32(ids)
-}
-
-func toInt32(ids []int) []int32 {
-	out := make([]int32, len(ids))
-	for i, id := range ids {
-		out[i] = int32(id)
-	}
-	return out
+	return ids
 }
 
 // Defaults applies a model's generation_config.json (or GGUF metadata) to

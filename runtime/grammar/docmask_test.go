@@ -61,7 +61,7 @@ func loadDocVocab(tb testing.TB, name string) *docVocab {
 // generation last.
 type docCase struct {
 	schema []byte
-	ids    []int
+	ids    []int32
 }
 
 func loadDoc(tb testing.TB, dv *docVocab, name string) docCase {
@@ -76,7 +76,7 @@ func loadDoc(tb testing.TB, dv *docVocab, name string) docCase {
 		tb.Fatal(err)
 	}
 	ids := dv.tok.Encode(strings.TrimSpace(string(doc)), false)
-	return docCase{schema: schema, ids: append(ids, dv.eog)}
+	return docCase{schema: schema, ids: append(ids, int32(dv.eog))}
 }
 
 func compileDoc(tb testing.TB, c docCase) *grammar.Grammar {
@@ -92,7 +92,7 @@ func compileDoc(tb testing.TB, c docCase) *grammar.Grammar {
 // the runtime does for each token in thread CPU time (the mask, applied
 // to the logits, and the acceptance of the token), and checks that every
 // token is allowed by the mask before it is accepted.
-func walkDoc(tb testing.TB, g *grammar.Grammar, dv *docVocab, ids []int, costs []time.Duration) []time.Duration {
+func walkDoc(tb testing.TB, g *grammar.Grammar, dv *docVocab, ids []int32, costs []time.Duration) []time.Duration {
 	tb.Helper()
 	m, err := grammar.NewMatcher(g, dv.v)
 	if err != nil {
@@ -100,7 +100,8 @@ func walkDoc(tb testing.TB, g *grammar.Grammar, dv *docVocab, ids []int, costs [
 	}
 	mask := make([]uint64, dv.v.Words())
 	logits := make([]float32, dv.v.Size())
-	for i, id := range ids {
+	for i, id32 := range ids {
+		id := int(id32)
 		start := cpuclock.Thread()
 		if err := m.MaskLogits(logits, mask); err != nil {
 			tb.Fatalf("token %d: mask: %v", i, err)
@@ -201,7 +202,7 @@ func TestDocumentMasksMatchAccept(t *testing.T) {
 					if i%every == every/2 {
 						checkMask(t, m, dv, mask, i)
 					}
-					if err := m.Accept(id); err != nil {
+					if err := m.Accept(int(id)); err != nil {
 						t.Fatalf("token %d: %v", i, err)
 					}
 				}
