@@ -22,10 +22,14 @@ type gemmKernel func(w, x *byte, np, xstride int, out *float32, ostride int)
 type gemmSet struct {
 	wide, one gemmKernel
 	cols      int // activation rows of wide
-	// stream: the kernels ask for the next group's weights as they go,
-	// and a decode step streams the matrix in long chunks with the group
-	// ahead asked for too (packedChunk, streamChunkRows). Only the
-	// eight-row layout streams: the four-row layouts gain nothing from it.
+	// ahead: with few activation rows (a decode step) packedChunk asks
+	// for up to prefetchBytes of the group ahead as the tiles compute, so
+	// that reading the weights from memory overlaps computing.
+	ahead bool
+	// stream: the kernels also ask for the next group's weights as they
+	// go, and a decode step reads the matrix in long chunks
+	// (streamChunkRows). Only the eight-row layout streams: the four-row
+	// layouts are slower with the long chunks.
 	stream bool
 }
 
@@ -49,7 +53,7 @@ func (w *Matrix) packedFor(k *kernelSet) bool {
 //
 // With few activation rows (a decode step) the weights come from memory
 // and are the bound: every tile meets a group right after the first, so a
-// group is read from memory once. For kernels that stream (gemmSet.stream)
+// group is read from memory once. For kernels that ask ahead (gemmSet.ahead)
 // the first prefetchBytes of the group ahead are asked for while the tiles
 // compute, so that reading overlaps computing (the hardware prefetcher
 // alone does not run far enough ahead). With many activation rows (a
@@ -66,12 +70,12 @@ func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 	if j.n <= groupOuterRows {
 		gb := w.groupBytes()
 		g0, g1, ahead := r0/gr, (r1+gr-1)/gr, max(1, prefetchBytes/gb)
-		stream := j.k.gemm[w.layout].stream
-		if stream {
+		ask := j.k.gemm[w.layout].ahead
+		if ask {
 			j.k.prefetchRows(unsafe.Pointer(&w.packed[g0*gb]), 1, min(min(ahead, g1-g0)*gb, prefetchBytes), 0)
 		}
 		for g := g0; g < g1; g++ {
-			if stream && g+ahead < g1 {
+			if ask && g+ahead < g1 {
 				j.k.prefetchRows(unsafe.Pointer(&w.packed[(g+ahead)*gb]), 1, min(gb, prefetchBytes), 0)
 			}
 			p.packedTiles(s, pt, g*gr, min((g+1)*gr, r1), 0, j.n)

@@ -38,15 +38,15 @@ var hasVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BW &
 // Tile kernel sets per instruction set, by weight format.
 var (
 	gemmAVX2 = map[DType]gemmSet{
-		Q4_0:  {one: gemm1Q4_0AVX2},
-		Q8_0:  {one: gemm1Q8_0AVX2},
-		MXFP4: {one: gemm1MXFP4AVX2},
+		Q4_0:  {one: gemm1Q4_0AVX2, ahead: true},
+		Q8_0:  {one: gemm1Q8_0AVX2, ahead: true},
+		MXFP4: {one: gemm1MXFP4AVX2, ahead: true},
 	}
 	gemmVNNI = map[DType]gemmSet{
-		Q4_0:       {wide: gemm4Q4_0VNNI, one: gemm1Q4_0VNNI, cols: 4},
-		Q8_0:       {wide: gemm4Q8_0VNNI, one: gemm1Q8_0VNNI, cols: 4},
-		MXFP4:      {wide: gemm4MXFP4VNNI, one: gemm1MXFP4VNNI, cols: 4},
-		layoutQ8x8: {wide: gemm8x8Q8_0, one: gemm8x1Q8_0, cols: 8, stream: true},
+		Q4_0:       {wide: gemm4Q4_0VNNI, one: gemm1Q4_0VNNI, cols: 4, ahead: true},
+		Q8_0:       {wide: gemm4Q8_0VNNI, one: gemm1Q8_0VNNI, cols: 4, ahead: true},
+		MXFP4:      {wide: gemm4MXFP4VNNI, one: gemm1MXFP4VNNI, cols: 4, ahead: true},
+		layoutQ8x8: {wide: gemm8x8Q8_0, one: gemm8x1Q8_0, cols: 8, ahead: true, stream: true},
 	}
 )
 

@@ -1,12 +1,14 @@
 package kernels
 
+import "unsafe"
+
 // Tile matmuls of F16 and BF16 weights with float32 activations, for more
 // than one activation row (prefill, batched decode). The weights stay as
 // stored (no repacked copy): a kernel reads four consecutive weight rows,
 // converts each vector of them once, and multiplies it into several
 // activation rows, keeping one vector of sums per (row, activation row) in
 // registers for the whole row. One activation row (decode) keeps the dot
-// product kernels of floatRow.
+// product kernels, with the rows ahead asked for (halfDecode).
 
 // halfKernel computes out[c*ostride+t] = Σ_k W[t][k]·x[c*cols+k] for the
 // four weight rows t at w (wstride values apart) and the activation rows c
@@ -90,4 +92,32 @@ func halfTiles(hs *halfSet, w *uint16, wstride int, x []float32, i0, i1, cols in
 	for ; i < i1; i++ {
 		hs.one(w, wstride, &x[i*cols], cols, &out[i*ostride], ostride)
 	}
+}
+
+// halfDecode computes output rows [r0, r1) of an F16 or BF16 matrix for
+// one activation row (a decode step) with the dot product kernels, in
+// order, asking for up to prefetchBytes of the rows ahead as it goes so
+// that reading the weights overlaps computing, as packedChunk does; it
+// reports false (having done nothing) for other matrices or more rows.
+func (p *Pool) halfDecode(pt *mmPart, r0, r1 int) bool {
+	j := &p.mm
+	w := pt.w
+	if j.n != 1 || w.Type != F16 && w.Type != BF16 {
+		return false
+	}
+	dot := j.k.dotF16
+	if w.Type == BF16 {
+		dot = j.k.dotBF16
+	}
+	rb := w.rowBytes()
+	ahead := max(1, prefetchBytes/rb)
+	j.k.prefetchRows(unsafe.Pointer(&w.Data[r0*rb]), 1, min(min(ahead, r1-r0)*rb, prefetchBytes), 0)
+	x := j.x[:w.Cols]
+	for r := r0; r < r1; r++ {
+		if r+ahead < r1 {
+			j.k.prefetchRows(unsafe.Pointer(&w.Data[(r+ahead)*rb]), 1, min(rb, prefetchBytes), 0)
+		}
+		pt.out[r] = dot(asU16(w.rowData(r)), x)
+	}
+	return true
 }

@@ -23,7 +23,7 @@ func initGemmK(k *kernelSet, lvl int) {
 	if lvl < levelVNNI {
 		return
 	}
-	k.gemm[Q4_K] = gemmSet{wide: gemm4Q4_KVNNI, one: gemm1Q4_KVNNI, cols: 4}
-	k.gemm[Q6_K] = gemmSet{wide: gemm4Q6_KVNNI, one: gemm1Q6_KVNNI, cols: 4}
+	k.gemm[Q4_K] = gemmSet{wide: gemm4Q4_KVNNI, one: gemm1Q4_KVNNI, cols: 4, ahead: true}
+	k.gemm[Q6_K] = gemmSet{wide: gemm4Q6_KVNNI, one: gemm1Q6_KVNNI, cols: 4, ahead: true}
 	k.quantize[actQ8_KP] = quantizeKPAVX512
 }

@@ -211,7 +211,7 @@ func (p *Pool) matmulChunk(s *workerScratch, c int) {
 		}
 		return
 	}
-	if p.halfChunk(s, pt, r0, r1) {
+	if p.halfChunk(s, pt, r0, r1) || p.halfDecode(pt, r0, r1) {
 		return
 	}
 	for r := r0; r < r1; r++ {
@@ -250,12 +250,6 @@ func (p *Pool) floatRow(s *workerScratch, pt *mmPart, r int) {
 			j.k.affineGroups(row, w.Bits, j.x[i*cols:(i+1)*cols], w.GroupSize, s.gs)
 			pt.out[i*w.Rows+r] = affineCombine(s.gs, s.sc, s.bi, j.xsum[i*groups:(i+1)*groups])
 		}
-		return
-	case w.Type == F16 && j.n == 1:
-		pt.out[r] = j.k.dotF16(asU16(w.rowData(r)), j.x[:cols])
-		return
-	case w.Type == BF16 && j.n == 1:
-		pt.out[r] = j.k.dotBF16(asU16(w.rowData(r)), j.x[:cols])
 		return
 	}
 	var wr []float32
