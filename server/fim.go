@@ -37,8 +37,9 @@ type fimInput struct {
 // llama-server does: the extra files (as a repository when the vocabulary
 // has the repository and file separator tokens), then
 // PRE prefix prompt SUF suffix MID. The prefix keeps its end and the
-// suffix its start, to fit a batch 3:1; the extra files fill what the
-// context has left beside a batch and twice maxTokens (0: no limit).
+// suffix its start, to fit a batch 3:1; the extra files keep their end,
+// as much as the context has beside a batch, and less when the prompt
+// would leave no room for maxTokens (0: one).
 func fimPrompt(m Model, in fimInput, ctxLen, maxTokens int) ([]int32, error) {
 	if !canFill(m) {
 		return nil, openai.Invalid(in.param, openai.CodeUnsupported,
@@ -65,13 +66,19 @@ func fimPrompt(m Model, in fimInput, ctxLen, maxTokens int) ([]int32, error) {
 	prefix, suffix := plain(in.prefix), plain(in.suffix)
 	prompt := fl.TokenizeText(in.prompt, false, true)
 	batch := min(fimBatch, max(ctxLen/2, 4))
-	nPredict := -1
-	if maxTokens > 0 {
-		nPredict = maxTokens
-	}
 	takePrefix := min(len(prefix), 3*(batch/4))
 	takeSuffix := min(len(suffix), max(0, batch/4-(2+len(prompt))))
-	takeExtra := min(max(0, ctxLen-batch-2*nPredict), len(extra))
+	// llama-server sizes the extra files with its own n_predict, -1 by
+	// default, whatever the request asks; they are cut further when the
+	// prompt would leave no room for the tokens asked (at least one).
+	takeExtra := min(max(0, ctxLen-batch+2), len(extra))
+	rest := takePrefix + takeSuffix + len(prompt) + 3
+	if f.BOS >= 0 {
+		rest++
+	}
+	if room := ctxLen - max(maxTokens, 1) - rest; ctxLen > 0 && takeExtra > room {
+		takeExtra = max(0, room)
+	}
 
 	ids := make([]int32, 0, takeExtra+takePrefix+takeSuffix+len(prompt)+4)
 	ids = append(ids, extra[len(extra)-takeExtra:]...)

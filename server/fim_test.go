@@ -67,7 +67,10 @@ func TestFIMPromptCuts(t *testing.T) {
 	// two, the extra files their last tokens in what the context leaves.
 	wantPrefix, wantSuffix := prefix[len(prefix)-3*batch/4:], suffix[:batch/4-2]
 	extra := full[:at(full, pre)]
-	wantExtra := extra[len(extra)-(ctxLen-batch-2*maxTokens):]
+	// As much as the context has beside a batch (llama-server's rule),
+	// less what leaves room for the tokens asked.
+	keep := min(ctxLen-batch+2, ctxLen-maxTokens-(len(wantPrefix)+len(wantSuffix)+3))
+	wantExtra := extra[len(extra)-keep:]
 	want := slices.Concat(wantExtra, []int32{pre}, wantPrefix, []int32{suf}, wantSuffix, []int32{mid})
 	if !slices.Equal(got, want) {
 		t.Errorf("cut prompt has %d tokens, want %d", len(got), len(want))
