@@ -48,7 +48,7 @@ func rerankScores(t *testing.T, path string) []float32 {
 // tensor scores with the rows of "yes" and "no" of its output matrix,
 // exactly as with the head the converter writes from them.
 func TestRerankHeadFromTokens(t *testing.T) {
-	withHead, fromTokens := rerankScores(t, variant.Qwen3Reranker(t, variant.HeadTokens)), rerankScores(t, variant.Qwen3Reranker(t, variant.HeadNone))
+	withHead, fromTokens := rerankScores(t, variant.Qwen3Reranker(t, variant.HeadTokens, false)), rerankScores(t, variant.Qwen3Reranker(t, variant.HeadNone, false))
 	if !slices.Equal(withHead, fromTokens) {
 		t.Errorf("scores with the head %v, from the tokens %v", withHead, fromTokens)
 	}
@@ -67,7 +67,7 @@ func TestRerankHeadFromTokens(t *testing.T) {
 // tokens parsed, nothing added; and that a Qwen3 reranker without one
 // (served with rank pooling) gets the same prompt.
 func TestRerankPromptTemplate(t *testing.T) {
-	e := loadReranker(t, variant.Qwen3Reranker(t, variant.HeadNone), "")
+	e := loadReranker(t, variant.Qwen3Reranker(t, variant.HeadNone, false), "")
 	got := e.RerankPrompt("q?", "d.")
 	text := strings.NewReplacer("{query}", "q?", "{document}", "d.").Replace(variant.Qwen3RerankTemplate)
 	want := e.Tokenizer().Encode(text, false)
@@ -114,7 +114,7 @@ func TestRerankNotReranker(t *testing.T) {
 // probabilities of "yes" and "no", as llama.cpp's does, and that it embeds
 // with another pooling.
 func TestRerankerEmbed(t *testing.T) {
-	e := loadReranker(t, variant.Qwen3Reranker(t, variant.HeadNone), "")
+	e := loadReranker(t, variant.Qwen3Reranker(t, variant.HeadNone, false), "")
 	out, err := e.Embed(context.Background(), [][]int32{{1, 2}, {3, 4, 5}}, e.Pooling())
 	if err != nil {
 		t.Fatal(err)

@@ -121,7 +121,7 @@ func TestRerankRefused(t *testing.T) {
 // TestRerankEngine serves a Qwen3 reranker fixture and checks that every
 // result has the engine's score of its document alone, by rank.
 func TestRerankEngine(t *testing.T) {
-	e, err := runtime.Load(context.Background(), variant.Qwen3Reranker(t, variant.HeadScaled), runtime.Options{Ctx: 1024, Threads: 1})
+	e, err := runtime.Load(context.Background(), variant.Qwen3Reranker(t, variant.HeadScaled, false), runtime.Options{Ctx: 1024, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,168 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"maps"
+	"math"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mlxrun/mlx/models/fixture/variant"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/rerank-llama-server.json from a live llama-server (LLAMA_BIN_DIR)")
+
+// rerankGolden holds llama-server's /v1/rerank scores of rerankQuery and
+// rerankDocs on the fixture rerankers, by head.
+const rerankGolden = "testdata/rerank-llama-server.json"
+
+// rerankFiles are the fixture rerankers compared with llama-server, by
+// name: their head, whether their weights are F32, and the largest
+// difference of a score allowed. F32 files must agree within 1e-4. In
+// products with F16 weights llama.cpp rounds the activations to halves,
+// which mlx does not, so F16 files agree within 5e-4 (llama-server's own
+// choice of flash attention moves their scores by 3e-4).
+var rerankFiles = map[string]struct {
+	head int
+	f32  bool
+	tol  float64
+}{"F32 tokens": {variant.HeadTokens, true, 1e-4}, "F32 scaled": {variant.HeadScaled, true, 1e-4},
+	"F16 tokens": {variant.HeadTokens, false, 5e-4}, "F16 scaled": {variant.HeadScaled, false, 5e-4}}
+
+// TestRerankMatchesLlamaServer compares Rerank with llama-server's
+// /v1/rerank on the same Qwen3 reranker GGUF files: every score within
+// 1e-4 for F32 weights (see rerankFiles). The scores of llama-server are stored in testdata; when
+// LLAMA_BIN_DIR names a llama.cpp build with llama-server, it also runs
+// there (and -update rewrites the stored scores from it).
+func TestRerankMatchesLlamaServer(t *testing.T) {
+	var golden struct {
+		Query     string               `json:"query"`
+		Documents []string             `json:"documents"`
+		Scores    map[string][]float64 `json:"scores"`
+	}
+	data, err := os.ReadFile(rerankGolden)
+	if err == nil {
+		err = json.Unmarshal(data, &golden)
+	}
+	if err != nil && !*update {
+		t.Fatal(err)
+	}
+	server := ""
+	if dir := os.Getenv("LLAMA_BIN_DIR"); dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, "llama-server")); err == nil {
+			server = filepath.Join(dir, "llama-server")
+		} else {
+			t.Logf("no llama-server in LLAMA_BIN_DIR: comparing with the stored scores only")
+		}
+	}
+	if *update && server == "" {
+		t.Fatal("-update needs LLAMA_BIN_DIR, a llama.cpp build with llama-server")
+	}
+	live := map[string][]float64{}
+	for _, name := range slices.Sorted(maps.Keys(rerankFiles)) {
+		file := rerankFiles[name]
+		path := variant.Qwen3Reranker(t, file.head, file.f32)
+		got := rerankScores(t, path)
+		want := map[string][]float64{"stored": golden.Scores[name]}
+		if server != "" {
+			live[name] = llamaServerRerank(t, server, path)
+			want["llama-server"] = live[name]
+		}
+		if *update {
+			delete(want, "stored")
+		}
+		for source, scores := range want {
+			if len(scores) != len(got) {
+				t.Fatalf("%s, %s: %d scores for %d documents", name, source, len(scores), len(got))
+			}
+			worst := 0.0
+			for i := range got {
+				d := math.Abs(float64(got[i]) - scores[i])
+				if d > file.tol {
+					t.Errorf("%s, document %d: score %.6f, %s %.6f", name, i, got[i], source, scores[i])
+				}
+				worst = max(worst, d)
+			}
+			t.Logf("%s: scores %v, largest difference with %s %.2g", name, got, source, worst)
+		}
+	}
+	if *update {
+		golden.Query, golden.Documents, golden.Scores = rerankQuery, rerankDocs, live
+		out, err := json.MarshalIndent(golden, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(rerankGolden, append(out, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if golden.Query != rerankQuery || len(golden.Documents) != len(rerankDocs) {
+		t.Errorf("%s was made for other documents: run with -update", rerankGolden)
+	}
+}
+
+// llamaServerRerank starts llama-server on model with reranking and
+// returns its scores of rerankDocs against rerankQuery, by document.
+func llamaServerRerank(t *testing.T, bin, model string) []float64 {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	var logs bytes.Buffer
+	cmd := exec.Command(bin, "-m", model, "--rerank", "--host", "127.0.0.1", "--port", fmt.Sprint(port),
+		"-c", "1024", "-b", "1024", "-ub", "1024", "-np", "1", "-t", "2", "--no-webui")
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		if res, err := http.Get(base + "/health"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("llama-server did not start:\n%s", logs.String())
+		}
+	}
+	body, _ := json.Marshal(map[string]any{"query": rerankQuery, "documents": rerankDocs, "top_n": len(rerankDocs)})
+	res, err := http.Post(base+"/v1/rerank", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out struct {
+		Results []struct {
+			Index int     `json:"index"`
+			Score float64 `json:"relevance_score"`
+		} `json:"results"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("llama-server /v1/rerank: status %d, %v\n%s", res.StatusCode, err, logs.String())
+	}
+	scores := make([]float64, len(rerankDocs))
+	for _, r := range out.Results {
+		if r.Index < 0 || r.Index >= len(scores) {
+			t.Fatalf("llama-server gave index %d", r.Index)
+		}
+		scores[r.Index] = r.Score
+	}
+	return scores
+}
