@@ -53,8 +53,8 @@ func embedAll(t *testing.T, ref, pooling string) [][]float32 {
 }
 
 // TestEncoderMatchesLlamaCpp compares the embeddings of each encoder
-// architecture, and of a Qwen3-Embedding style decoder (last-token pooling
-// from the file), with llama.cpp's llama-embedding on the same GGUF file,
+// architecture (in float32, and some in F16 or Q8_0), and of a
+// Qwen3-Embedding style decoder (last-token pooling from the file), with llama.cpp's llama-embedding on the same GGUF file,
 // every input in one call on both sides: cosine ≥ 0.9999 for each.
 func TestEncoderMatchesLlamaCpp(t *testing.T) {
 	dir := encoderDir(t)
@@ -62,7 +62,7 @@ func TestEncoderMatchesLlamaCpp(t *testing.T) {
 	if bin == "" {
 		t.Skip("LLAMA_BIN_DIR (a llama.cpp build with llama-embedding) is not set")
 	}
-	for _, name := range append(encoderFixtures, "qwen3-embedding") {
+	for _, name := range append(encoderFixtures, "bert-F16", "nomic-bert-Q8_0", "xlm-roberta-reranker-Q8_0", "qwen3-embedding") {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name+".gguf")
 			got := embedAll(t, path, "")

@@ -29,3 +29,22 @@ func TestCheckWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestSameDims checks that GGUF shapes differing only by trailing
+// dimensions of 1 are one shape, as llama-quantize writes them.
+func TestSameDims(t *testing.T) {
+	for _, c := range []struct {
+		a, b []uint64
+		want bool
+	}{
+		{[]uint64{64}, []uint64{64, 1}, true},
+		{[]uint64{64, 1, 1}, []uint64{64}, true},
+		{[]uint64{64, 2}, []uint64{64}, false},
+		{[]uint64{1}, []uint64{1, 1}, true},
+		{[]uint64{64, 1}, []uint64{1, 64}, false},
+	} {
+		if got := sameDims(c.a, c.b); got != c.want {
+			t.Errorf("sameDims(%v, %v) = %v", c.a, c.b, got)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func (s GGUFSource) raw(name string, dims []uint64, rows, cols int) (kernels.Mat
 	if !ok {
 		return kernels.Matrix{}, missing(s, name)
 	}
-	if !slices.Equal(t.Dims, dims) {
+	if !sameDims(t.Dims, dims) {
 		return kernels.Matrix{}, badShape(s, name, t.Dims, dims)
 	}
 	dt, ok := kernels.FromGGML(uint32(t.Type))
@@ -79,7 +79,7 @@ func (s GGUFSource) Values(name string, shape []int) ([]float32, error) {
 	for i, d := range shape {
 		n, dims[len(shape)-1-i] = n*d, uint64(d)
 	}
-	if !slices.Equal(t.Dims, dims) {
+	if !sameDims(t.Dims, dims) {
 		return nil, badShape(s, name, t.Dims, dims)
 	}
 	dt, ok := kernels.FromGGML(uint32(t.Type))
@@ -87,4 +87,17 @@ func (s GGUFSource) Values(name string, shape []int) ([]float32, error) {
 		return nil, fmt.Errorf("%w: %s: tensor %s has type %v, which the kernels cannot decode", ErrUnsupported, s.Where(), name, t.Type)
 	}
 	return decodeValues(s, name, dt, s.F.TensorData(t), n)
+}
+
+// sameDims reports whether GGUF dims a and b are one shape: equal but for
+// trailing dimensions of 1, which ggml leaves out when it writes a tensor
+// (llama-quantize stores a [hidden, 1] tensor as [hidden]).
+func sameDims(a, b []uint64) bool {
+	trim := func(d []uint64) []uint64 {
+		for len(d) > 1 && d[len(d)-1] == 1 {
+			d = d[:len(d)-1]
+		}
+		return d
+	}
+	return slices.Equal(trim(a), trim(b))
 }
