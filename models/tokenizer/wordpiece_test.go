@@ -128,3 +128,29 @@ func TestGGUFBertFrameOnce(t *testing.T) {
 		t.Errorf("Encode gave %v, want [CLS] hello world [SEP]: [2 4 5 3]", got)
 	}
 }
+
+// TestWordPieceCased checks cased BERT (bert-base-cased, and the GGUF
+// files of cased models, which say tokenizer.ggml.normalizer.lowercase
+// false): case and accents stay, in GGUF files and tokenizer.json alike.
+func TestWordPieceCased(t *testing.T) {
+	toks := []string{"[PAD]", "[UNK]", "[CLS]", "[SEP]", "▁Hello", "▁hello", "▁Café", "▁cafe", "▁!"}
+	types := []int32{ggufControl, ggufControl, ggufControl, ggufControl, ggufNormal, ggufNormal, ggufNormal, ggufNormal, ggufNormal}
+	gg, err := parseGGUF(t, []ggufKV{{"tokenizer.ggml.model", "bert"}, {"tokenizer.ggml.tokens", toks},
+		{"tokenizer.ggml.token_type", types}, {"tokenizer.ggml.unknown_token_id", uint32(1)},
+		{"tokenizer.ggml.normalizer.lowercase", false}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hf, err := ParseJSON([]byte(`{"normalizer": {"type": "BertNormalizer", "lowercase": false},
+		 "pre_tokenizer": {"type": "BertPreTokenizer"},
+		 "model": {"type": "WordPiece", "unk_token": "[UNK]", "vocab": {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3,
+		   "Hello": 4, "hello": 5, "Café": 6, "cafe": 7, "!": 8}}}`), nil, "cased.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tok := range map[string]*Tokenizer{"gguf": gg, "json": hf} {
+		if got := tok.Encode("Hello Café! hello", false); !slices.Equal(got, []int32{4, 6, 8, 5}) {
+			t.Errorf("%s: Encode gave %v, want Hello Café ! hello: [4 6 8 5]", name, got)
+		}
+	}
+}
