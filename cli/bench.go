@@ -147,21 +147,25 @@ func runBench(ctx context.Context, w io.Writer, ref string, o benchOptions) erro
 	if err != nil {
 		return err
 	}
+	var tests []runtime.BenchTest
+	if o.prompt > 0 {
+		tests = append(tests, runtime.BenchTest{Prompt: randTokens(o.prompt)})
+	}
+	if o.gen > 0 {
+		tests = append(tests, runtime.BenchTest{Gen: randTokens(o.gen)})
+	}
+	pre, dec, err := e.Benchmark(ctx, randTokens(o.depth), tests, o.reps+1)
+	if err != nil {
+		_ = stopProfile() // the test's error is the one to report
+		return err
+	}
 	var rows []benchRow
-	for _, test := range []struct{ prompt, gen int }{{o.prompt, 0}, {0, o.gen}} {
-		if test.prompt+test.gen == 0 {
-			continue
-		}
-		pre, dec, err := e.Benchmark(ctx, randTokens(o.depth), randTokens(test.prompt), randTokens(test.gen), o.reps+1)
-		if err != nil {
-			_ = stopProfile() // the test's error is the one to report
-			return err
-		}
+	for i, test := range tests {
 		var samples []time.Duration
 		for rep := 1; rep <= o.reps; rep++ { // run 0 is the warm-up
-			samples = append(samples, pre[rep]+dec[rep])
+			samples = append(samples, pre[i][rep]+dec[i][rep])
 		}
-		row := benchResult(ref, info, o.threads, test.prompt, test.gen, samples)
+		row := benchResult(ref, info, o.threads, len(test.Prompt), len(test.Gen), samples)
 		row.Depth = o.depth
 		rows = append(rows, row)
 	}

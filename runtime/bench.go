@@ -10,32 +10,40 @@ import (
 	"github.com/mlxrun/mlx/runtime/kvcache"
 )
 
-// Benchmark times the model alone, as llama-bench does: reps runs, each
-// computing prompt in chunks, then every token of gen on its own after it
-// (one decode step each, logits included, no sampling). Either may be
-// empty. The runs start after the tokens of depth, computed once, untimed,
-// and shared by every run as llama-bench -d gives each test a context
+// BenchTest is one test of Benchmark: Prompt computed in chunks, then
+// every token of Gen on its own after it (one decode step each, logits
+// included, no sampling). Either may be empty.
+type BenchTest struct{ Prompt, Gen []int32 }
+
+// Benchmark times the model alone, as llama-bench does: reps runs of each
+// test. The runs start after the tokens of depth, computed once, untimed,
+// and shared by every run, as llama-bench -d gives each test a context
 // already that long; with no depth they start from an empty cache. It
-// returns the time each phase of each run took.
-func (e *Engine) Benchmark(ctx context.Context, depth, prompt, gen []int32, reps int) (prefill, decode []time.Duration, err error) {
-	n := len(depth) + len(prompt) + len(gen)
-	if len(prompt)+len(gen) == 0 || n > e.opt.Ctx || reps < 1 {
-		return nil, nil, fmt.Errorf("%w: %d runs of %d tokens in a context of %d", ErrContextLength, reps, n, e.opt.Ctx)
-	}
-	need := n
-	if len(depth) > 0 {
+// returns, per test, the prefill and decode time of each run.
+func (e *Engine) Benchmark(ctx context.Context, depth []int32, tests []BenchTest, reps int) (prefill, decode [][]time.Duration, err error) {
+	need := len(depth)
+	if need > 0 {
 		need += BlockSize // the copy of depth's last block
 	}
-	if err := e.fits(need); err != nil {
-		return nil, nil, err
+	lists := [][]int32{depth}
+	for _, t := range tests {
+		n := len(depth) + len(t.Prompt) + len(t.Gen)
+		if len(t.Prompt)+len(t.Gen) == 0 || n > e.opt.Ctx || reps < 1 {
+			return nil, nil, fmt.Errorf("%w: %d runs of %d tokens in a context of %d", ErrContextLength, reps, n, e.opt.Ctx)
+		}
+		if err := e.fits(need + len(t.Prompt) + len(t.Gen)); err != nil {
+			return nil, nil, err
+		}
+		lists = append(lists, t.Prompt, t.Gen)
 	}
-	for _, list := range [][]int32{depth, prompt, gen} {
+	for _, list := range lists {
 		for _, id := range list {
 			if id < 0 || int(id) >= e.cfg.VocabSize {
 				return nil, nil, fmt.Errorf("%w: token id %d outside the vocabulary of %d", ErrInvalidRequest, id, e.cfg.VocabSize)
 			}
 		}
 	}
+	prefill, decode = make([][]time.Duration, len(tests)), make([][]time.Duration, len(tests))
 	err = e.runExclusive(ctx, func(j *submission) error {
 		base := e.kv.Arena().NewCache()
 		defer e.kv.Drop(base)
@@ -45,12 +53,14 @@ func (e *Engine) Benchmark(ctx context.Context, depth, prompt, gen []int32, reps
 		if err := e.benchPrompt(j, base, depth, 0); err != nil {
 			return err
 		}
-		for range reps {
-			pre, dec, err := e.benchRun(j, base, len(depth), prompt, gen)
-			if err != nil {
-				return err
+		for i, t := range tests {
+			for range reps {
+				pre, dec, err := e.benchRun(j, base, len(depth), t.Prompt, t.Gen)
+				if err != nil {
+					return err
+				}
+				prefill[i], decode[i] = append(prefill[i], pre), append(decode[i], dec)
 			}
-			prefill, decode = append(prefill, pre), append(decode, dec)
 		}
 		return nil
 	})
