@@ -26,7 +26,7 @@ func decoded(t *testing.T, typ kernels.DType, x []float32) []float32 {
 
 // filledCache returns a one-layer cache of blocks of bs positions holding
 // the given keys and values.
-func filledCache(t *testing.T, typ kvcache.Type, heads, hd, bs int, keys, vals [][]float32) *kvcache.Cache {
+func filledCache(t testing.TB, typ kvcache.Type, heads, hd, bs int, keys, vals [][]float32) *kvcache.Cache {
 	t.Helper()
 	n := len(keys)
 	arena, err := kvcache.NewArenaShapes(typ, []kvcache.Shape{{Heads: heads, HeadDim: hd}}, bs, (n+bs-1)/bs)

@@ -1,0 +1,55 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mlxrun/mlx/runtime/kernels"
+	"github.com/mlxrun/mlx/runtime/kvcache"
+)
+
+// BenchmarkAttentionDepth is one query head of a decode step attending to
+// a context of 16384 positions of the Llama-3.2-1B shape (heads of 64,
+// 8 KV heads), in each cache type; a step of that model runs 32 heads in
+// each of 16 layers.
+func BenchmarkAttentionDepth(b *testing.B) {
+	const hd, heads, bs, n = 64, 8, 128, 16384
+	rng := rand.New(rand.NewPCG(5, 6))
+	keys, vals := make([][]float32, n), make([][]float32, n)
+	for p := range n {
+		keys[p], vals[p] = make([]float32, heads*hd), make([]float32, heads*hd)
+		for i := range keys[p] {
+			keys[p][i], vals[p][i] = float32(rng.NormFloat64()), float32(rng.NormFloat64())
+		}
+	}
+	q := make([]float32, hd)
+	for i := range q {
+		q[i] = float32(rng.NormFloat64()) / 4
+	}
+	for _, typ := range []kvcache.Type{kvcache.F16, kvcache.Q8_0, kvcache.Q4_0} {
+		kc := filledCache(b, typ, heads, hd, bs, keys, vals)
+		for _, path := range []string{"row", "tiled"} {
+			if typ.Quantized() && path == "tiled" {
+				continue
+			}
+			b.Run(fmt.Sprintf("%v/%s", typ, path), func(b *testing.B) {
+				out, sc := make([]float32, hd), make([]float32, n)
+				qr, half, qq := make([]float32, hd), make([]uint16, hd), make([]byte, kernels.QuantRowBytes(kernels.Q8_0, hd))
+				sp := span{q: q, out: out, kc: kc, kvh: 3, kvo: 3 * hd, dim: kc.Dim(0), bs: bs, end: n - 1, scale: 0.125, sink: float32(math.Inf(-1))}
+				b.SetBytes(int64(kvcache.BlockBytes(typ, 1, 1, hd, n)))
+				for range b.N {
+					switch {
+					case typ.Quantized():
+						sp.quantized(sc, qq)
+					case path == "row":
+						sp.halfAccum(sc, qr, half)
+					default:
+						exact(&sp, sc, f16Block, kernels.ScoresF16, kernels.AccumF16)
+					}
+				}
+			})
+		}
+	}
+}
