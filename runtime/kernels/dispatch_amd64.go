@@ -49,6 +49,7 @@ func initArch(k *kernelSet, lvl int) {
 	initAffineAVX2(k)
 	initExpAVX2(k)
 	initAttnAVX2(k)
+	initKVQuantAVX2(k)
 	initAffineBias(k)
 	initGemm(k, lvl)
 	initHalf(k, lvl)

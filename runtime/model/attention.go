@@ -35,6 +35,8 @@ type attnJob struct {
 	qb      int       // bytes of one head of Q8_0 queries
 	fn      func(int) // a.task, bound once so runs do not allocate
 
+	flashRows // the online softmax of the flash path (flash.go)
+
 	// The run under way.
 	b          *Batch
 	layer      int
@@ -49,6 +51,7 @@ type attnJob struct {
 	g          int   // row groups
 	tiled      bool  // float32 attention for every row (see tiledRows)
 	mixed      bool  // rows of several sequences: prefetch each row's keys and values
+	flash      bool  // one pass over the cache blocks per task (flash.go)
 }
 
 func (a *attnJob) init(s *State, threads int) {
@@ -63,6 +66,7 @@ func (a *attnJob) init(s *State, threads int) {
 	a.half = make([]uint16, tasks*hd)
 	a.qb = kernels.QuantRowBytes(kernels.Q8_0, hd+31&^31)
 	a.qq = make([]byte, tasks*a.qb)
+	a.flashRows.init(s.maxRows, c.Heads, a.qb)
 	a.fn = a.task
 }
 
@@ -96,6 +100,10 @@ func (a *attnJob) run(b *Batch, li, n int, rows []int) {
 	a.g = min(attnGroups(a.units, a.threads), count)
 	a.mixed = mixed(b)
 	a.tiled = n >= tiledRows || a.mixed || a.s.exact
+	if a.flash = a.useFlash(); a.flash {
+		a.units, a.per = l.KVHeads, c.Heads/l.KVHeads
+		a.g = min(attnGroups(a.units, a.threads), count)
+	}
 	a.s.pool.Parallel(a.units*a.g, a.fn)
 	a.b, a.rows = nil, nil
 }
@@ -116,6 +124,10 @@ func (a *attnJob) task(t int) {
 	scores := a.scores[t*a.s.ctx : (t+1)*a.s.ctx]
 	qr, half := a.qr[t*hd:(t+1)*hd], a.half[t*hd:(t+1)*hd]
 	qq := a.qq[t*a.qb : (t+1)*a.qb]
+	if a.flash {
+		a.flashTask(u, g, scores)
+		return
+	}
 	h0, h1 := u*a.per, (u+1)*a.per
 	count := a.count
 	row := func(k int) int {

@@ -1,0 +1,143 @@
+package model
+
+import (
+	"math"
+
+	"github.com/mlxrun/mlx/runtime/kernels"
+	"github.com/mlxrun/mlx/runtime/kvcache"
+)
+
+// flashSpan is the context from which the rows of one sequence take the
+// flash path over a float cache. Over a long context the row-by-row paths
+// read the cache once per row and query head (and the half-precision one
+// rounds its sums at every position), where the flash path reads each
+// block once per task and keeps its sums in float32. Below it, the rows
+// keep the row-by-row paths, whose two-pass softmax the reference results
+// were measured with: the flash path's online softmax rounds otherwise,
+// which can tip a near tie of a mixture's router.
+const flashSpan = 1024
+
+// flashRows holds the online softmax of every (row, head) pair of a run:
+// the running maximum and sum of weights, and for caches of a block format
+// the query in Q8_0.
+type flashRows struct {
+	m, l []float32
+	q    []byte
+}
+
+func (f *flashRows) init(rows, heads, qb int) {
+	f.m, f.l = make([]float32, rows*heads), make([]float32, rows*heads)
+	f.q = make([]byte, rows*heads*qb)
+}
+
+// useFlash reports whether the run takes the flash path: the rows of one
+// sequence, over a cache of a block format or over a long context.
+func (a *attnJob) useFlash() bool {
+	if a.mixed {
+		return false
+	}
+	last := a.b.Pos[a.rowAt(a.count-1)]
+	return a.b.Cache[0].Type().Quantized() || last+1 >= flashSpan
+}
+
+// rowAt returns the batch row of the k-th row to compute.
+func (a *attnJob) rowAt(k int) int {
+	if a.rows != nil {
+		return a.rows[k]
+	}
+	return k
+}
+
+// flashTask computes the rows k ≡ g (mod a.g) for the query heads of unit u
+// in one pass over the cache blocks they attend to: for each block, every
+// (row, head) pair takes its scores, updates its online softmax and adds
+// its weighted values, so that the block is read from memory once for
+// the task rather than once per row and head. scores holds a block.
+func (a *attnJob) flashTask(u, g int, scores []float32) {
+	heads := a.s.m.Config.Heads
+	h0, h1 := u*a.per, (u+1)*a.per
+	f := &a.flashRows
+	first, last := math.MaxInt, -1
+	for k := g; k < a.count; k += a.g {
+		for h := h0; h < h1; h++ {
+			sp, j := a.spanOf(a.rowAt(k), h), k*heads+h
+			clear(sp.out)
+			f.m[j], f.l[j] = float32(math.Inf(-1)), 0
+			if sp.kc.Type().Quantized() {
+				kernels.QuantizeRow(kernels.Q8_0, f.q[j*a.qb:(j+1)*a.qb], sp.q)
+			}
+			first, last = min(first, sp.start/sp.bs), max(last, sp.end/sp.bs)
+		}
+	}
+	for bi := first; bi <= last; bi++ {
+		for k := g; k < a.count; k += a.g {
+			for h := h0; h < h1; h++ {
+				sp, j := a.spanOf(a.rowAt(k), h), k*heads+h
+				lo, hi := max(sp.start, bi*sp.bs), min(sp.end+1, (bi+1)*sp.bs)
+				if lo < hi {
+					a.flashBlock(&sp, j, bi, lo, hi, scores[:hi-lo])
+				}
+			}
+		}
+	}
+	for k := g; k < a.count; k += a.g {
+		for h := h0; h < h1; h++ {
+			sp, j := a.spanOf(a.rowAt(k), h), k*heads+h
+			l := f.l[j]
+			if !math.IsInf(float64(sp.sink), -1) {
+				l += float32(math.Exp(float64(sp.sink - f.m[j])))
+			}
+			kernels.Scale(sp.out, 1/l)
+		}
+	}
+}
+
+// flashBlock adds positions [lo, hi) of block bi to the softmax and the
+// output of pair j.
+func (a *attnJob) flashBlock(sp *span, j, bi, lo, hi int, sc []float32) {
+	f := &a.flashRows
+	o := lo - bi*sp.bs
+	t := sp.kc.Type()
+	switch {
+	case t.Quantized():
+		rb := kernels.QuantRowBytes(t.DType(), a.hd)
+		kernels.ScoresQ(t.DType(), sc, 1, f.q[j*a.qb:(j+1)*a.qb], sp.kc.KeyRows(sp.layer, sp.kvh, bi)[o*rb:], a.hd)
+	case t == kvcache.F16:
+		k, _ := sp.kc.KeyBlock(sp.layer, sp.kvh, bi)
+		kernels.ScoresF16(sc, sp.q, k[o:], sp.bs)
+	default:
+		_, k := sp.kc.KeyBlock(sp.layer, sp.kvh, bi)
+		kernels.ScoresF32(sc, sp.q, k[o:], sp.bs)
+	}
+	sp.scaleScores(sc)
+	m := f.m[j]
+	for _, v := range sc {
+		m = max(m, v)
+	}
+	if m > f.m[j] {
+		r := float32(math.Exp(float64(f.m[j] - m)))
+		kernels.Scale(sp.out, r)
+		f.l[j] *= r
+		f.m[j] = m
+	}
+	for i := range sc {
+		sc[i] -= m
+	}
+	kernels.Exp(sc)
+	var sum float32
+	for _, v := range sc {
+		sum += v
+	}
+	f.l[j] += sum
+	switch {
+	case t.Quantized():
+		rb := kernels.QuantRowBytes(t.DType(), a.hd)
+		kernels.AccumQ(t.DType(), sp.out, sc, sp.kc.ValueRows(sp.layer, sp.kvh, bi)[o*rb:])
+	case t == kvcache.F16:
+		v, _ := sp.kc.ValueBlock(sp.layer, bi)
+		kernels.AccumF16(sp.out, sc, v[o*sp.dim+sp.kvo:], sp.dim)
+	default:
+		_, v := sp.kc.ValueBlock(sp.layer, bi)
+		kernels.AccumF32(sp.out, sc, v[o*sp.dim+sp.kvo:], sp.dim)
+	}
+}
