@@ -44,6 +44,7 @@ type serveOptions struct {
 	readyTimeout            time.Duration
 	stores                  storeFlags
 	batch                   batchFlags
+	upstreams               upstreamFlags
 }
 
 func newServeCmd() *cobra.Command {
@@ -65,6 +66,12 @@ or the --host address (and --allowed-hosts) are answered. Responses and
 conversations are kept in memory, within the --responses-store-* and
 --conversation-store-* bounds.
 
+--upstream NAME=URL adds the models of an OpenAI-compatible server (vLLM,
+Dynamo, llama-server, another mlx serve) as NAME/model: their requests
+go through the same APIs and stores here, and are forwarded there as
+streaming chat completions. Its key comes from the environment variable
+that --upstream-key NAME=ENVVAR names, never from a request.
+
 Requests are served --parallel at a time, batched into shared forward
 passes; up to --max-queue more wait, and the next ones get 429. The KV
 cache (--kv-cache-mem) is shared by all sequences, and keeps what finished
@@ -72,7 +79,7 @@ ones computed so that a prompt starting the same way (a chat's earlier
 turns) skips that part.
 
 Environment: MLX_HOST, MLX_PORT, MLX_API_KEY, MLX_PARALLEL, MLX_MAX_QUEUE,
-MLX_BATCH_TOKENS, MLX_KV_CACHE_MEM, and MLX_RESPONSES_STORE_*,
+MLX_BATCH_TOKENS, MLX_KV_CACHE_MEM, MLX_UPSTREAM, and MLX_RESPONSES_STORE_*,
 MLX_CONVERSATION_STORE_* for the store flags; MLX_HOME holds the state
 (~/.mlx): the records and logs of the running servers that mlx ps and
 mlx stop use.`,
@@ -119,6 +126,7 @@ mlx stop use.`,
 	f.DurationVar(&o.readyTimeout, "ready-timeout", 10*time.Minute, "with --detach, how long to wait for the models to load")
 	o.stores.register(f)
 	o.batch.register(f)
+	o.upstreams.register(f)
 	addSpecFlags(cmd)
 	registerPprof(f, &o.pprof)
 	return cmd
@@ -232,6 +240,10 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	if err := checkNamed(models); err != nil {
 		return err
 	}
+	ups, err := o.upstreams.clients(cmd.Flags())
+	if err != nil {
+		return err
+	}
 	ln, err := listen(o)
 	if err != nil {
 		return err
@@ -254,7 +266,8 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 		AllowPaths: o.allowPaths, AllowPull: o.allowPull})
 	srv := server.New(loader, server.Options{APIKey: o.apiKey, AllowedHosts: o.hostList(), CORSOrigins: o.cors, MaxConns: o.maxConns, MaxBody: o.maxBody,
 		SSEKeepAlive: o.sseKeepAlive, MaxLoaded: o.maxLoaded, KeepAlive: o.keepAlive,
-		Fingerprint: "fp_mlx_" + build.Version, Version: build.Version, Log: log, ResponseStore: &respStore, ConversationStore: &convStore})
+		Fingerprint: "fp_mlx_" + build.Version, Version: build.Version, Log: log, ResponseStore: &respStore, ConversationStore: &convStore,
+		Upstreams: ups})
 	srv.Starting(len(models))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -279,6 +292,7 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go watchUpstreams(ctx, ups, log)
 	loaded := make(chan error, 1)
 	go func() { loaded <- srv.Preload(ctx, models...) }()
 	select {

@@ -63,6 +63,10 @@ type completionGen struct {
 
 func (s *Server) newCompletionGen(m Model, req *openai.CompletionRequest) (*completionGen, error) {
 	info := m.Info()
+	if rm, ok := m.(*remoteModel); ok {
+		return nil, openai.Invalid("model", openai.CodeInvalidValue,
+			"%s is served by the upstream %s: /v1/completions is not forwarded; use /v1/chat/completions.", rm.id, rm.up.Name())
+	}
 	if err := checkScorer(m, req.PromptLogprobs); err != nil {
 		return nil, err
 	}

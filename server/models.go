@@ -58,10 +58,16 @@ func (s *Server) handleModel(c *call, id string) {
 
 // available returns the models the loader could load, if it knows them.
 func (s *Server) available() []Available {
+	var out []Available
 	if l, ok := s.loader.(Lister); ok {
-		return l.Available()
+		out = l.Available()
 	}
-	return nil
+	for _, up := range s.opt.Upstreams {
+		for _, m := range up.Models() {
+			out = append(out, Available{ID: up.Name() + "/" + m, Format: "remote", Path: up.URL()})
+		}
+	}
+	return out
 }
 
 // modified returns the "created" time of a model not loaded (0: unknown).

@@ -20,6 +20,10 @@ type observer struct {
 	running    *metrics.Gauge     // sequences generating
 	loadSecs   *metrics.Histogram // model
 	loadFails  *metrics.Counter   // model
+	upRequests *metrics.Counter   // upstream: requests forwarded
+	upErrors   *metrics.Counter   // upstream: requests that failed there
+	upInFlight *metrics.Gauge     // upstream: requests being forwarded
+	upLatency  *metrics.Histogram // upstream: time to the end of its answer
 	stores     *storeMetrics
 	engines    *engineMetrics
 }
@@ -46,6 +50,10 @@ func newObserver(loaded func() float64) *observer {
 		loadSecs:   r.NewHistogram("mlx_model_load_seconds", "Time to load a model.", loadBuckets, "model"),
 		loadFails:  r.NewCounter("mlx_model_load_failures_total", "Model loads that failed.", "model"),
 	}
+	o.upRequests = r.NewCounter("mlx_upstream_requests_total", "Requests forwarded to an upstream server.", "upstream")
+	o.upErrors = r.NewCounter("mlx_upstream_errors_total", "Forwarded requests that failed at or on the way to the upstream.", "upstream")
+	o.upInFlight = r.NewGauge("mlx_upstream_requests_in_flight", "Requests being forwarded to an upstream.", "upstream")
+	o.upLatency = r.NewHistogram("mlx_upstream_request_duration_seconds", "Time from forwarding a request to the end of the upstream's answer.", latencyBuckets, "upstream")
 	o.stores = newStoreMetrics(r)
 	o.engines = newEngineMetrics(r)
 	r.NewGaugeFunc("mlx_models_loaded", "Models loaded in memory.", loaded)

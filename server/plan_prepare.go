@@ -71,6 +71,9 @@ func (p *plan) fillPrompt(m Model) (*promptPlan, error) {
 // its choices: the one path from a plan to the engine, whatever the API.
 // What the choices generate is parsed and goes to enc.
 func (s *Server) prepare(m Model, p *plan, enc encoder) (*genStream, error) {
+	if rm, ok := m.(*remoteModel); ok {
+		return s.prepareRemote(rm, p, enc)
+	}
 	if err := checkScorer(m, p.promptLogprobs); err != nil {
 		return nil, err
 	}

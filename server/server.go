@@ -14,6 +14,7 @@ import (
 
 	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/server/constrain"
+	"github.com/mlxrun/mlx/server/upstream"
 	"github.com/mlxrun/mlx/store"
 	"github.com/mlxrun/mlx/store/conversations"
 	"github.com/mlxrun/mlx/store/responses"
@@ -84,6 +85,10 @@ type Options struct {
 	// ConversationStore bounds the conversations of the Conversations API
 	// (nil: conversations.DefaultOptions()); MaxEntries 0 disables them.
 	ConversationStore *store.Options
+	// Upstreams are OpenAI-compatible servers whose models this one
+	// serves too, as NAME/model; their model lists are refreshed by the
+	// caller (upstream.Client.Watch).
+	Upstreams []*upstream.Client
 }
 
 func (o Options) withDefaults() Options {

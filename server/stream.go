@@ -37,11 +37,23 @@ type genStream struct {
 	// promptLP are the log-probabilities of the prompt's tokens (the
 	// first nil), measured by open when the plan asks for them.
 	promptLP []*runtime.Logprob
+	// remote is set when an upstream generates: it counts the prompt's
+	// tokens (there are no ids here) and parses the output.
+	remote       bool
+	remotePrompt int
+}
+
+// outputParser splits the text of one choice into content, reasoning and
+// tool calls: a toolparse.Parser, or an upstream that did it already.
+type outputParser interface {
+	Feed(text string) toolparse.Delta
+	Flush() toolparse.Delta
+	InReasoning() bool
 }
 
 // choiceState is what the stream knows of one choice.
 type choiceState struct {
-	parser     *toolparse.Parser
+	parser     outputParser
 	completion int // tokens generated
 	reasoning  int // of which reasoning
 	calls      int // tool calls parsed
@@ -152,7 +164,9 @@ func (st *genStream) end(i int, res runtime.Result, err error) error {
 	if err := st.enc.encodeDelta(i, d, runtime.Event{}); err != nil {
 		return err
 	}
-	if i == 0 {
+	if i == 0 && st.remote {
+		st.remotePrompt, st.cached = res.Usage.Prompt, res.Usage.Cached
+	} else if i == 0 {
 		// After a thinking budget the cache also holds the first part.
 		st.cached = min(res.Usage.Cached, len(st.prompt))
 	}
@@ -164,7 +178,7 @@ func (st *genStream) end(i int, res runtime.Result, err error) error {
 // usage is the token counts so far: the prompt once, and every choice's
 // tokens.
 func (st *genStream) usage() tokenUsage {
-	u := tokenUsage{prompt: len(st.prompt), cached: st.cached}
+	u := tokenUsage{prompt: max(len(st.prompt), st.remotePrompt), cached: st.cached}
 	for _, ch := range st.choices {
 		u.completion += ch.completion
 		u.reasoning += ch.reasoning

@@ -125,17 +125,33 @@ func TestAbuse(t *testing.T) {
 // fresh state folder and the hub at hubURL, and waits until it answers.
 func serveLimited(t *testing.T, bin, work, hubURL, model string) (string, func()) {
 	t.Helper()
+	port := freePort(t)
+	return startServer(t, port, []string{"sh", "-c", `ulimit -n 256 && exec "$0" "$@"`, bin, "serve", model,
+		"--port", fmt.Sprint(port), "--threads", "1", "--ctx", "256"},
+		"MLX_HOME="+filepath.Join(work, "home"), "HF_HUB_CACHE="+filepath.Join(work, "hf"), "HF_ENDPOINT="+hubURL)
+}
+
+// freePort returns a loopback port nothing listens on.
+func freePort(t *testing.T) int {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// startServer runs argv, an mlx server on port, with env added to a clean
+// environment (no hub access, no key, no host or port from the caller's),
+// and waits until its /health answers 200. It returns its URL and a stop
+// function that also logs its output when the test failed.
+func startServer(t *testing.T, port int, argv []string, env ...string) (string, func()) {
+	t.Helper()
 	var logs bytes.Buffer
-	cmd := exec.Command("sh", "-c", `ulimit -n 256 && exec "$0" "$@"`, bin, "serve", model,
-		"--port", fmt.Sprint(port), "--threads", "1", "--ctx", "256")
-	cmd.Env = append(os.Environ(), "MLX_HOME="+filepath.Join(work, "home"), "HF_HUB_CACHE="+filepath.Join(work, "hf"),
-		"HF_ENDPOINT="+hubURL, "HF_HUB_OFFLINE=", "HF_TOKEN=", "MLX_API_KEY=", "MLX_HOST=", "MLX_PORT=")
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), "HF_HUB_OFFLINE=", "HF_TOKEN=", "MLX_API_KEY=", "MLX_HOST=", "MLX_PORT=", "MLX_UPSTREAM=")
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -151,7 +167,7 @@ func serveLimited(t *testing.T, bin, work, hubURL, model string) (string, func()
 			<-exited
 		}
 		if t.Failed() {
-			t.Logf("server output:\n%s", logs.String())
+			t.Logf("output of %s:\n%s", strings.Join(argv, " "), logs.String())
 		}
 	}
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mlxrun/mlx/server/upstream"
+)
+
+// upstreamRefresh is how often the model lists of the upstreams are
+// fetched again.
+const upstreamRefresh = time.Minute
+
+// upstreamFlags are --upstream NAME=URL and --upstream-key NAME=ENVVAR.
+type upstreamFlags struct {
+	specs []string
+	keys  []string
+}
+
+func (u *upstreamFlags) register(f *pflag.FlagSet) {
+	f.StringArrayVar(&u.specs, "upstream", nil,
+		"serve the models of an OpenAI-compatible server as NAME/model (NAME=URL, repeatable; env MLX_UPSTREAM, comma-separated)")
+	f.StringArrayVar(&u.keys, "upstream-key", nil,
+		"the environment variable that holds the API key of an upstream (NAME=ENVVAR, repeatable)")
+}
+
+// clients checks the flags (MLX_UPSTREAM when --upstream is not given)
+// and returns the upstreams' clients.
+func (u *upstreamFlags) clients(f *pflag.FlagSet) ([]*upstream.Client, error) {
+	specs := u.specs
+	if v := os.Getenv("MLX_UPSTREAM"); v != "" && !f.Changed("upstream") {
+		specs = strings.Split(v, ",")
+	}
+	keys := map[string]string{}
+	for _, k := range u.keys {
+		name, env, ok := strings.Cut(k, "=")
+		if !ok || name == "" || env == "" {
+			return nil, fmt.Errorf("--upstream-key %q: give NAME=ENVVAR, the variable that holds the key", k)
+		}
+		key := os.Getenv(env)
+		if key == "" {
+			return nil, fmt.Errorf("--upstream-key %s: the environment variable %s is not set", name, env)
+		}
+		keys[name] = key
+	}
+	var out []*upstream.Client
+	seen := map[string]bool{}
+	for _, s := range specs {
+		name, url, ok := strings.Cut(strings.TrimSpace(s), "=")
+		if !ok {
+			return nil, fmt.Errorf("--upstream %q: give NAME=URL, e.g. cluster=http://10.0.0.5:8000", s)
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("--upstream %s is given twice", name)
+		}
+		seen[name] = true
+		c, err := upstream.New(upstream.Config{Name: name, URL: url, Key: keys[name]})
+		if err != nil {
+			return nil, err
+		}
+		delete(keys, name)
+		out = append(out, c)
+	}
+	for name := range keys {
+		return nil, fmt.Errorf("--upstream-key %s: no --upstream is named %s", name, name)
+	}
+	return out, nil
+}
+
+// watchUpstreams fetches the model lists of ups once (waiting for all)
+// and then every upstreamRefresh until ctx is done. An upstream that does
+// not answer is logged; its models appear once it does.
+func watchUpstreams(ctx context.Context, ups []*upstream.Client, log *slog.Logger) {
+	var wg sync.WaitGroup
+	for _, up := range ups {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := up.Refresh(ctx); err != nil {
+				log.Warn("upstream unavailable", "upstream", up.Name(), "err", err)
+			} else {
+				log.Info("upstream", "upstream", up.Name(), "url", up.URL(), "models", len(up.Models()))
+			}
+		}()
+	}
+	wg.Wait()
+	for _, up := range ups {
+		go up.Watch(ctx, upstreamRefresh)
+	}
+}
