@@ -168,3 +168,35 @@ func TestQwen3EmbeddingPooling(t *testing.T) {
 		t.Errorf("the input ends with %q, not <|endoftext|>", last)
 	}
 }
+
+// TestEncoderPasses checks that inputs which do not fit in one forward
+// pass together each go whole into a pass, and embed as they do alone.
+func TestEncoderPasses(t *testing.T) {
+	// Four sequences' room in the cache, so that the inputs are computed
+	// in one group, in passes of at most a context of rows.
+	e, err := Load(context.Background(), filepath.Join(encoderDir(t), "bert.gguf"), Options{Threads: 2, Ctx: 512, Parallel: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	var inputs [][]int32
+	for _, text := range []string{embedTexts[2], embedTexts[2] + " More.", embedTexts[1]} {
+		inputs = append(inputs, e.Tokenizer().Encode(text, true))
+	}
+	if n := len(inputs[0]) + len(inputs[1]); n <= e.state.MaxRows() {
+		t.Fatalf("the inputs (%d tokens) fit in one pass of %d rows", n, e.state.MaxRows())
+	}
+	all, err := e.Embed(context.Background(), inputs, config.PoolMean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, in := range inputs {
+		one, err := e.Embed(context.Background(), [][]int32{in}, config.PoolMean)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := cosine(all[i], one[0]); c < 0.9999999 {
+			t.Errorf("input %d: cosine %.7f with its vector alone", i, c)
+		}
+	}
+}
