@@ -36,7 +36,7 @@ func (m *Model) Bidirectional() bool { return m.Enc != nil }
 // encoderPrefixes are the prefixes under which a checkpoint of a task
 // model (BertForSequenceClassification, XLMRobertaForSequenceClassification)
 // holds its encoder.
-var encoderPrefixes = []string{"bert.", "roberta.", "model."}
+var encoderPrefixes = []string{"bert.", "roberta."}
 
 // encoderNames returns n with its encoder's names under the prefix src
 // uses, the head's names (Cls...) left as they are.
