@@ -30,7 +30,7 @@ func (g *messagesGen) start() error {
 	}
 	head := g.resp
 	head.Content = []any{}
-	head.Usage = anthropic.Usage{InputTokens: len(g.st.prompt)}
+	head.Usage = anthropic.Usage{InputTokens: g.st.usage().prompt}
 	if err := g.send(anthropic.EventMessageStart, anthropic.MessageStart{Type: anthropic.EventMessageStart, Message: head}); err != nil {
 		return err
 	}

@@ -70,34 +70,3 @@ func fanBeams(res runtime.Result, n int, fn func(k int, ev runtime.Event, res ru
 // errBeamConstraint refuses a beam search under a grammar.
 var errBeamConstraint = planErr(keyBeam, openai.CodeUnsupported,
 	"use_beam_search cannot be combined with response_format, grammar or forced tool calls: a beam search does not follow a grammar.")
-
-// useBeams makes the sequences of a completions request one beam search
-// per prompt when it asks for one.
-func (g *completionGen) useBeams(constrained bool) error {
-	bs := beamSearch(&g.req.BeamParams, g.best, g.n)
-	if bs == nil {
-		return nil
-	}
-	if constrained {
-		return errBeamConstraint
-	}
-	g.reqs = beamRequests(g.reqs, g.best, bs)
-	g.seqs = g.seqs[:0]
-	for p := range g.prompts {
-		for range g.n {
-			g.seqs = append(g.seqs, &compSeq{prompt: p})
-		}
-	}
-	g.best = g.n // the beams come ranked
-	return nil
-}
-
-// endBeams ends the choices of prompt i's beam search.
-func (g *completionGen) endBeams(i int, res runtime.Result) error {
-	return fanBeams(res, g.n, func(k int, ev runtime.Event, r runtime.Result) error {
-		if err := g.event(i*g.n+k, ev); err != nil {
-			return err
-		}
-		return g.end(i*g.n+k, r, nil)
-	})
-}

@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/server/openai"
+	"github.com/mlxrun/mlx/server/toolparse"
 )
 
 func (g *completionGen) chunk(i int, text string, lp *openai.CompletionLogprobs, finish *string) *openai.Completion {
@@ -34,13 +35,13 @@ func (g *completionGen) begin(i int) error {
 	return g.out.send(g.chunk(i, cp.text, lp, nil))
 }
 
-// event implements seqHandler.
-func (g *completionGen) event(i int, ev runtime.Event) error {
+// encodeDelta implements encoder: the stream gives a completion's text
+// as it is.
+func (g *completionGen) encodeDelta(i int, _ toolparse.Delta, ev runtime.Event) error {
 	sq := g.seqs[i]
 	if err := g.begin(i); err != nil {
 		return err
 	}
-	sq.completion += len(ev.Tokens)
 	var lp *openai.CompletionLogprobs
 	if len(ev.Logprobs) > 0 {
 		lps := make([]*runtime.Logprob, len(ev.Logprobs))
@@ -64,27 +65,14 @@ func (g *completionGen) event(i int, ev runtime.Event) error {
 	return nil
 }
 
-// end implements seqHandler.
-func (g *completionGen) end(i int, res runtime.Result, err error) error {
-	if err != nil {
-		return err
-	}
-	if len(res.Beams) > 0 {
-		return g.endBeams(i, res)
-	}
-	if err := g.begin(i); err != nil {
-		return err
-	}
+// encodeEnd implements encoder.
+func (g *completionGen) encodeEnd(i int, res runtime.Result) error {
 	sq := g.seqs[i]
-	if i == 0 {
-		g.cached = res.Usage.Cached
-	}
-	sq.completion = max(sq.completion, res.Usage.Completion)
 	sq.score += float64(res.StopLogprob) // the stop token counts in the cumulative logprob
 	reason := finishReason(res.Finish, false)
 	sq.finish = &reason
 	c := g.chunk(i, "", nil, &reason)
-	c.Choices[0].StopReason = stopReason(res, g.reqs[0].Params.StopTokenIDs)
+	c.Choices[0].StopReason = stopReason(res, g.st.reqs[0].Params.StopTokenIDs)
 	if err := g.out.send(c); err != nil {
 		return err
 	}
@@ -94,8 +82,9 @@ func (g *completionGen) end(i int, res runtime.Result, err error) error {
 	return nil
 }
 
-// finish sends the usage chunk after every sequence ended.
-func (g *completionGen) finish() error {
+// encodeFinish implements encoder: the usage chunk after every sequence
+// ended.
+func (g *completionGen) encodeFinish() error {
 	if !g.includeUsage {
 		return nil
 	}
@@ -106,16 +95,13 @@ func (g *completionGen) finish() error {
 
 // usage counts each prompt once and every sequence's tokens.
 func (g *completionGen) usage() openai.Usage {
-	u := openai.Usage{PromptTokensDetails: &openai.PromptTokensDetails{CachedTokens: g.cached}}
-	for _, cp := range g.prompts {
-		u.PromptTokens += len(cp.ids)
-	}
-	for _, sq := range g.seqs {
-		u.CompletionTokens += sq.completion
-	}
-	u.TotalTokens = u.PromptTokens + u.CompletionTokens
-	return u
+	t := g.st.usage()
+	return openai.Usage{PromptTokens: t.prompt, CompletionTokens: t.completion, TotalTokens: t.prompt + t.completion,
+		PromptTokensDetails: &openai.PromptTokensDetails{CachedTokens: t.cached}}
 }
 
-func (g *completionGen) requestID() string           { return g.id }
-func (g *completionGen) requests() []runtime.Request { return g.reqs }
+func (g *completionGen) requestID() string                            { return g.id }
+func (g *completionGen) requests() []runtime.Request                  { return g.st.reqs }
+func (g *completionGen) event(i int, ev runtime.Event) error          { return g.st.event(i, ev) }
+func (g *completionGen) end(i int, r runtime.Result, err error) error { return g.st.end(i, r, err) }
+func (g *completionGen) finish() error                                { return g.encodeFinish() }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/server/openai"
-	"github.com/mlxrun/mlx/server/toolparse"
 )
 
 // handleCompletions serves POST /v1/completions.
@@ -36,84 +35,69 @@ type compPrompt struct {
 
 // compSeq is the state of one sequence.
 type compSeq struct {
-	prompt     int // index into prompts
-	started    bool
-	offset     int     // text offset of the next token
-	score      float64 // sum of the generated tokens' logprobs, the stop token's included (best_of)
-	completion int
-	finish     *string
+	prompt  int // index into prompts
+	started bool
+	offset  int     // text offset of the next token
+	score   float64 // sum of the generated tokens' logprobs, the stop token's included (best_of)
+	finish  *string
 }
 
-// completionGen turns the sequences of a completions request into chunks.
+// completionGen is the completions encoder of a plan's stream: each
+// sequence's text becomes chunks, after its prompt when echoed.
 type completionGen struct {
 	id, model, fingerprint string
 	created                int64
 	m                      Model
 	req                    *openai.CompletionRequest
 	prompts                []compPrompt
-	reqs                   []runtime.Request
+	st                     *genStream
 	seqs                   []*compSeq
 	best, n                int
 	out                    delivery[openai.Completion]
 	tokens                 *tokenTexts
 	includeUsage           bool
 	continuous             bool
-	cached                 int
 }
 
+// newCompletionGen decodes a completions request into a plan of its
+// prompts and prepares it, with the completions encoder of its stream.
 func (s *Server) newCompletionGen(m Model, req *openai.CompletionRequest) (*completionGen, error) {
-	info := m.Info()
 	if rm, ok := m.(*remoteModel); ok {
 		return nil, openai.Invalid("model", openai.CodeInvalidValue,
 			"%s is served by the upstream %s: /v1/completions is not forwarded; use /v1/chat/completions.", rm.id, rm.up.Name())
 	}
-	if err := checkScorer(m, req.PromptLogprobs); err != nil {
-		return nil, err
-	}
 	g := &completionGen{id: newID("cmpl-", 29), created: time.Now().Unix(), model: req.Model, fingerprint: s.opt.Fingerprint,
 		m: m, req: req, best: req.BestOfCount(), n: req.Choices(), tokens: newTokenTexts(m)}
-	for _, p := range req.Prompts {
-		param := p.Param
-		cp, err := completionPrompt(m, p, param, openai.Flag(req.SkipSpecialTokens, true))
+	top := 0
+	if req.Logprobs != nil {
+		top = *req.Logprobs
+	}
+	p := &plan{n: g.best, sampling: openaiSampling(&req.Sampling, req.Limit()), logprobs: req.Logprobs != nil || g.best > g.n,
+		topLogprobs: top, format: responseFormat(req.ResponseFormat), choice: openai.ToolChoiceNone,
+		truncate: req.TruncatePromptTokens, promptLogprobs: req.PromptLogprobs, keepSpecial: !openai.Flag(req.SkipSpecialTokens, true),
+		spec: speculation(&req.Ext), beam: beamSearch(&req.BeamParams, g.best, g.n)}
+	extSampling(&p.sampling, &req.Ext)
+	p.format.grammar = deref(req.Grammar)
+	for _, rp := range req.Prompts {
+		cp, err := completionPrompt(m, rp, rp.Param, openai.Flag(req.SkipSpecialTokens, true))
 		if err != nil {
 			return nil, err
 		}
-		if cp.ids, err = truncate(cp.ids, req.TruncatePromptTokens, info.Context, param); err != nil {
-			return nil, err
-		}
 		g.prompts = append(g.prompts, cp)
+		p.prompts = append(p.prompts, planPrompt{ids: cp.ids, key: rp.Param})
 	}
-	wantLP := req.Logprobs != nil
-	top := 0
-	if wantLP {
-		top = *req.Logprobs
-	}
-	pl := &plan{sampling: openaiSampling(&req.Sampling, req.Limit()), logprobs: wantLP || g.best > g.n, topLogprobs: top,
-		format: responseFormat(req.ResponseFormat), choice: openai.ToolChoiceNone}
-	extSampling(&pl.sampling, &req.Ext)
-	pl.format.grammar = deref(req.Grammar)
-	p, err := params(pl, info)
+	st, err := s.prepare(m, p, g)
 	if err != nil {
 		return nil, err
 	}
-	spec, err := pl.constraint(toolparse.FormatNone)
-	if err != nil {
-		return nil, err
-	}
-	constraint, err := s.compileSpec(&spec, pl)
-	if err != nil {
-		return nil, err
-	}
-	for pi, cp := range g.prompts {
-		for j := range g.best {
-			g.reqs = append(g.reqs, runtime.Request{Prompt: cp.ids, Params: withSeed(p, j), KeepSpecial: !openai.Flag(req.SkipSpecialTokens, true),
-				Constraint: constraint, Spec: speculation(&req.Ext)})
-			g.seqs = append(g.seqs, &compSeq{prompt: pi})
+	g.st = st
+	for i := range g.prompts {
+		g.prompts[i].ids = st.prompts[i] // as truncated
+		for range st.perPrompt {
+			g.seqs = append(g.seqs, &compSeq{prompt: i})
 		}
 	}
-	if err := g.useBeams(constraint != nil); err != nil {
-		return nil, err
-	}
+	g.best = st.perPrompt // a beam search returns its n choices ranked
 	g.includeUsage = !req.Stream || (req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
 	g.continuous = req.Stream && req.StreamOptions != nil && req.StreamOptions.ContinuousUsageStats
 	return g, nil

@@ -64,7 +64,7 @@ func (g *ollamaGen) encodeEnd(_ int, res runtime.Result) error {
 		reason = "length"
 	}
 	m := ollama.Metrics{TotalDuration: int64(time.Since(g.start)), LoadDuration: int64(g.load),
-		PromptEvalCount: max(res.Usage.Prompt, len(g.st.prompt)), PromptEvalDuration: int64(res.Timings.Prefill),
+		PromptEvalCount: max(res.Usage.Prompt, g.st.usage().prompt), PromptEvalDuration: int64(res.Timings.Prefill),
 		EvalCount: res.Usage.Completion, EvalDuration: int64(res.Timings.Decode)}
 	if g.send != nil {
 		return g.send(g.object("", "", nil, true, reason, m))

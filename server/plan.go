@@ -14,10 +14,14 @@ import (
 // encoder per API writes what they generate. Its errors name its keys
 // (paramError), which each API maps to its own names (paramNames).
 type plan struct {
-	msgs   []ChatMessage // the conversation, as chat templates take it
-	raw    *string       // a prompt used as it is, without the chat template
-	fill   *fimInput     // a fill-in-the-middle prompt, built from the model's FIM tokens
-	render ChatOptions   // how the template renders; Tools and Kwargs are set by prepare
+	msgs []ChatMessage // the conversation, as chat templates take it
+	raw  *string       // a prompt used as it is, without the chat template
+	fill *fimInput     // a fill-in-the-middle prompt, built from the model's FIM tokens
+	// prompts are prompts given as tokens (completions) in place of a
+	// conversation: each gets the plan's choices, whose text is taken
+	// as it is, without the output parsers.
+	prompts []planPrompt
+	render  ChatOptions // how the template renders; Tools and Kwargs are set by prepare
 	// kwargs are the template variables the request sets
 	// (chat_template_kwargs, and what its reasoning effort asks for).
 	kwargs map[string]any
@@ -56,6 +60,13 @@ type planTool struct {
 	name   string
 	params json.RawMessage
 	decl   json.RawMessage
+}
+
+// planPrompt is a prompt given as tokens, with the key that names it in
+// errors.
+type planPrompt struct {
+	ids []int32
+	key string
 }
 
 // outputFormat is the format the output must follow: JSON (with a

@@ -77,7 +77,7 @@ func (s *Server) prepare(m Model, p *plan, enc encoder) (*genStream, error) {
 	if err := checkScorer(m, p.promptLogprobs); err != nil {
 		return nil, err
 	}
-	r, err := p.renderPrompt(m)
+	r, prompts, err := p.promptsFor(m)
 	if err != nil {
 		return nil, err
 	}
@@ -88,28 +88,65 @@ func (s *Server) prepare(m Model, p *plan, enc encoder) (*genStream, error) {
 	if p.fill != nil {
 		sp.StopTokenIDs = append(sp.StopTokenIDs, fimStops(m)...)
 	}
-	if room := r.ctxLen - len(r.ids); p.fillContext && room > 0 && (sp.MaxTokens == 0 || sp.MaxTokens > room) {
+	if room := r.ctxLen - len(prompts[0]); p.fillContext && room > 0 && (sp.MaxTokens == 0 || sp.MaxTokens > room) {
 		sp.MaxTokens = room
 	}
-	popt := parseOptions(r.text, r.syntax, r.kwargs, &r.spec)
-	popt.Reasoning = !p.mergeReasoning
+	var popt *toolparse.Options
+	if p.prompts == nil {
+		o := parseOptions(r.text, r.syntax, r.kwargs, &r.spec)
+		o.Reasoning = !p.mergeReasoning
+		popt = &o
+	}
 	constraint, err := s.compileSpec(&r.spec, p)
 	if err != nil {
 		return nil, err
 	}
 	keep := p.keepSpecial || r.syntax.SpecialMarkers()
-	st := &genStream{m: m, plan: p, enc: enc, prompt: r.ids}
-	for i := range p.choices() {
-		st.reqs = append(st.reqs, runtime.Request{Prompt: r.ids, Params: withSeed(sp, i), KeepSpecial: keep, Constraint: constraint, Spec: p.spec})
-		st.choices = append(st.choices, &choiceState{parser: toolparse.New(popt)})
+	st := &genStream{m: m, plan: p, enc: enc, prompts: prompts, perPrompt: p.choices()}
+	for _, ids := range prompts {
+		for j := range p.choices() {
+			st.reqs = append(st.reqs, runtime.Request{Prompt: ids, Params: withSeed(sp, j), KeepSpecial: keep, Constraint: constraint, Spec: p.spec})
+			ch := &choiceState{}
+			if popt != nil {
+				ch.parser = toolparse.New(*popt)
+			}
+			st.choices = append(st.choices, ch)
+		}
 	}
 	if p.beam != nil {
 		if constraint != nil {
 			return nil, errBeamConstraint
 		}
-		st.reqs = beamRequests(st.reqs, len(st.reqs), p.beam)
+		// One beam search per prompt, which ranks its choices.
+		st.reqs = beamRequests(st.reqs, p.choices(), p.beam)
+		st.perPrompt = p.beam.N
+		st.choices = st.choices[:len(prompts)*p.beam.N]
 	}
 	return st, nil
+}
+
+// promptsFor returns the prompt of p for m, or its prompts given as
+// tokens, checked against the context.
+func (p *plan) promptsFor(m Model) (*promptPlan, [][]int32, error) {
+	if p.prompts == nil {
+		r, err := p.renderPrompt(m)
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, [][]int32{r.ids}, nil
+	}
+	r := &promptPlan{syntax: toolparse.FormatNone, ctxLen: m.Info().Context}
+	var err error
+	if r.spec, err = p.constraint(r.syntax); err != nil {
+		return nil, nil, err
+	}
+	out := make([][]int32, len(p.prompts))
+	for i, pp := range p.prompts {
+		if out[i], err = truncate(pp.ids, p.truncate, r.ctxLen, pp.key); err != nil {
+			return nil, nil, err
+		}
+	}
+	return r, out, nil
 }
 
 // constraint is the output constraint p asks for, before its prompt is

@@ -30,10 +30,13 @@ type genStream struct {
 	m       Model
 	plan    *plan
 	enc     encoder
-	prompt  []int32
-	reqs    []runtime.Request
-	choices []*choiceState
-	cached  int // prompt tokens read from the cache
+	prompts [][]int32 // one, or a completions request's
+	// perPrompt is the number of choices of each prompt: choice i belongs
+	// to prompt i/perPrompt.
+	perPrompt int
+	reqs      []runtime.Request
+	choices   []*choiceState
+	cached    int // prompt tokens read from the cache
 	// promptLP are the log-probabilities of the prompt's tokens (the
 	// first nil), measured by open when the plan asks for them.
 	promptLP []*runtime.Logprob
@@ -53,10 +56,10 @@ type outputParser interface {
 
 // choiceState is what the stream knows of one choice.
 type choiceState struct {
-	parser     outputParser
-	completion int // tokens generated
-	reasoning  int // of which reasoning
-	calls      int // tool calls parsed
+	parser     outputParser // nil: the text is taken as it is
+	completion int          // tokens generated
+	reasoning  int          // of which reasoning
+	calls      int          // tool calls parsed
 	// ids are the tokens generated, kept under a thinking budget to go
 	// on after it.
 	ids []int32
@@ -70,7 +73,7 @@ func (st *genStream) open(ctx context.Context) error {
 		return nil
 	}
 	var err error
-	st.promptLP, err = scorePrompt(ctx, st.m, st.prompt, *k)
+	st.promptLP, err = scorePrompt(ctx, st.m, st.prompts[0], *k)
 	return err
 }
 
@@ -93,9 +96,12 @@ func (st *genStream) run(ctx context.Context, r *runner) error {
 // event implements seqHandler.
 func (st *genStream) event(i int, ev runtime.Event) error {
 	ch := st.choices[i]
+	ch.completion += len(ev.Tokens)
+	if ch.parser == nil {
+		return st.enc.encodeDelta(i, toolparse.Delta{Content: ev.Text}, ev)
+	}
 	was := ch.parser.InReasoning()
 	d := ch.parser.Feed(ev.Text)
-	ch.completion += len(ev.Tokens)
 	if was || ch.parser.InReasoning() {
 		ch.reasoning += len(ev.Tokens)
 	}
@@ -151,16 +157,20 @@ func (st *genStream) end(i int, res runtime.Result, err error) error {
 		return err
 	}
 	if len(res.Beams) > 0 {
-		return fanBeams(res, len(st.choices), func(k int, ev runtime.Event, r runtime.Result) error {
-			if err := st.event(k, ev); err != nil {
+		// Request i is the beam search of prompt i.
+		return fanBeams(res, st.perPrompt, func(k int, ev runtime.Event, r runtime.Result) error {
+			if err := st.event(i*st.perPrompt+k, ev); err != nil {
 				return err
 			}
-			return st.end(k, r, nil)
+			return st.end(i*st.perPrompt+k, r, nil)
 		})
 	}
 	ch := st.choices[i]
-	d := ch.parser.Flush()
-	ch.calls += len(d.Calls)
+	var d toolparse.Delta
+	if ch.parser != nil {
+		d = ch.parser.Flush()
+		ch.calls += len(d.Calls)
+	}
 	if err := st.enc.encodeDelta(i, d, runtime.Event{}); err != nil {
 		return err
 	}
@@ -168,17 +178,21 @@ func (st *genStream) end(i int, res runtime.Result, err error) error {
 		st.remotePrompt, st.cached = res.Usage.Prompt, res.Usage.Cached
 	} else if i == 0 {
 		// After a thinking budget the cache also holds the first part.
-		st.cached = min(res.Usage.Cached, len(st.prompt))
+		st.cached = min(res.Usage.Cached, len(st.prompts[0]))
 	}
 	// The stop token counts as generated (as OpenAI counts it).
 	ch.completion = max(ch.completion, res.Usage.Completion)
 	return st.enc.encodeEnd(i, res)
 }
 
-// usage is the token counts so far: the prompt once, and every choice's
+// usage is the token counts so far: each prompt once, and every choice's
 // tokens.
 func (st *genStream) usage() tokenUsage {
-	u := tokenUsage{prompt: max(len(st.prompt), st.remotePrompt), cached: st.cached}
+	u := tokenUsage{cached: st.cached}
+	for _, ids := range st.prompts {
+		u.prompt += len(ids)
+	}
+	u.prompt = max(u.prompt, st.remotePrompt)
 	for _, ch := range st.choices {
 		u.completion += ch.completion
 		u.reasoning += ch.reasoning
