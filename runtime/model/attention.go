@@ -66,7 +66,7 @@ func (a *attnJob) init(s *State, threads int) {
 	a.half = make([]uint16, tasks*hd)
 	a.qb = kernels.QuantRowBytes(kernels.Q8_0, hd+31&^31)
 	a.qq = make([]byte, tasks*a.qb)
-	a.flashRows.init(s.maxRows, c.Heads, a.qb)
+	a.flashRows.init(s.maxRows, c.Heads, a.qb, tasks)
 	a.fn = a.task
 }
 
@@ -125,7 +125,7 @@ func (a *attnJob) task(t int) {
 	qr, half := a.qr[t*hd:(t+1)*hd], a.half[t*hd:(t+1)*hd]
 	qq := a.qq[t*a.qb : (t+1)*a.qb]
 	if a.flash {
-		a.flashTask(u, g, scores)
+		a.flashTask(t, u, g, scores)
 		return
 	}
 	h0, h1 := u*a.per, (u+1)*a.per

@@ -23,11 +23,35 @@ const flashSpan = 1024
 type flashRows struct {
 	m, l []float32
 	q    []byte
+	kv   [][]float32 // per task: a block of one KV head's keys and values in float32
 }
 
-func (f *flashRows) init(rows, heads, qb int) {
+func (f *flashRows) init(rows, heads, qb, tasks int) {
 	f.m, f.l = make([]float32, rows*heads), make([]float32, rows*heads)
 	f.q = make([]byte, rows*heads*qb)
+	f.kv = make([][]float32, tasks)
+}
+
+// widen converts the keys and values of KV head kvh in block bi of a
+// half-precision cache to float32 in the task's buffer: keys transposed
+// (HeadDim rows of BlockSize), then values by position (BlockSize rows of
+// HeadDim). The rows and query heads of the task then share one
+// conversion of the block.
+func (a *attnJob) widen(t int, kc *kvcache.Cache, kvh, bi int) (k, v []float32) {
+	bs, hd := kc.BlockSize(), a.hd
+	f := &a.flashRows
+	if len(f.kv[t]) < 2*bs*hd {
+		f.kv[t] = make([]float32, 2*bs*hd)
+	}
+	k, v = f.kv[t][:bs*hd], f.kv[t][bs*hd:2*bs*hd]
+	k16, _ := kc.KeyBlock(a.cacheLayer, kvh, bi)
+	kernels.F16ToF32(k, k16)
+	v16, _ := kc.ValueBlock(a.cacheLayer, bi)
+	dim, o := kc.Dim(a.cacheLayer), kvh*hd
+	for p := range bs {
+		kernels.F16ToF32(v[p*hd:(p+1)*hd], v16[p*dim+o:p*dim+o+hd])
+	}
+	return k, v
 }
 
 // useFlash reports whether the run takes the flash path: the rows of one
@@ -53,7 +77,7 @@ func (a *attnJob) rowAt(k int) int {
 // (row, head) pair takes its scores, updates its online softmax and adds
 // its weighted values, so that the block is read from memory once for
 // the task rather than once per row and head. scores holds a block.
-func (a *attnJob) flashTask(u, g int, scores []float32) {
+func (a *attnJob) flashTask(t, u, g int, scores []float32) {
 	heads := a.s.m.Config.Heads
 	h0, h1 := u*a.per, (u+1)*a.per
 	f := &a.flashRows
@@ -69,13 +93,18 @@ func (a *attnJob) flashTask(u, g int, scores []float32) {
 			first, last = min(first, sp.start/sp.bs), max(last, sp.end/sp.bs)
 		}
 	}
+	widen := a.b.Cache[0].Type() == kvcache.F16
 	for bi := first; bi <= last; bi++ {
+		var k32, v32 []float32
+		if widen {
+			k32, v32 = a.widen(t, a.b.Cache[0], u, bi)
+		}
 		for k := g; k < a.count; k += a.g {
 			for h := h0; h < h1; h++ {
 				sp, j := a.spanOf(a.rowAt(k), h), k*heads+h
 				lo, hi := max(sp.start, bi*sp.bs), min(sp.end+1, (bi+1)*sp.bs)
 				if lo < hi {
-					a.flashBlock(&sp, j, bi, lo, hi, scores[:hi-lo])
+					a.flashBlock(&sp, j, bi, lo, hi, scores[:hi-lo], k32, v32)
 				}
 			}
 		}
@@ -93,12 +122,15 @@ func (a *attnJob) flashTask(u, g int, scores []float32) {
 }
 
 // flashBlock adds positions [lo, hi) of block bi to the softmax and the
-// output of pair j.
-func (a *attnJob) flashBlock(sp *span, j, bi, lo, hi int, sc []float32) {
+// output of pair j; k32 and v32, when not nil, hold the block's keys and
+// values of the pair's KV head widened to float32.
+func (a *attnJob) flashBlock(sp *span, j, bi, lo, hi int, sc, k32, v32 []float32) {
 	f := &a.flashRows
 	o := lo - bi*sp.bs
 	t := sp.kc.Type()
 	switch {
+	case k32 != nil:
+		kernels.ScoresF32(sc, sp.q, k32[o:], sp.bs)
 	case t.Quantized():
 		rb := kernels.QuantRowBytes(t.DType(), a.hd)
 		kernels.ScoresQ(t.DType(), sc, 1, f.q[j*a.qb:(j+1)*a.qb], sp.kc.KeyRows(sp.layer, sp.kvh, bi)[o*rb:], a.hd)
@@ -130,6 +162,8 @@ func (a *attnJob) flashBlock(sp *span, j, bi, lo, hi int, sc []float32) {
 	}
 	f.l[j] += sum
 	switch {
+	case v32 != nil:
+		kernels.AccumF32(sp.out, sc, v32[o*a.hd:], a.hd)
 	case t.Quantized():
 		rb := kernels.QuantRowBytes(t.DType(), a.hd)
 		kernels.AccumQ(t.DType(), sp.out, sc, sp.kc.ValueRows(sp.layer, sp.kvh, bi)[o*rb:])
