@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mlxrun/mlx/server"
+	"github.com/mlxrun/mlx/server/upstream"
 )
 
 func init() { register(newPsCmd) }
@@ -35,6 +36,9 @@ func newPsCmd() *cobra.Command {
 			for _, r := range recs {
 				v := psView{Server: r}
 				v.Models, v.Error = loadedModels(r.URL, apiKey)
+				if v.Error == "" {
+					v.Upstreams = upstreamHealth(r.URL)
+				}
 				views = append(views, v)
 			}
 			if asJSON {
@@ -55,6 +59,26 @@ type psView struct {
 	Server serverRecord      `json:"server"`
 	Models []server.MLXModel `json:"models"`
 	Error  string            `json:"error,omitempty"`
+	// Upstreams are the servers whose models it forwards to, as its
+	// /health reports them.
+	Upstreams []upstream.Health `json:"upstreams,omitempty"`
+}
+
+// upstreamHealth asks a server for the state of its upstreams (nil when
+// it has none or does not say).
+func upstreamHealth(url string) []upstream.Health {
+	resp, err := (&http.Client{Timeout: 3 * time.Second}).Get(url + "/health")
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	var h struct {
+		Upstreams []upstream.Health `json:"upstreams"`
+	}
+	if json.NewDecoder(io.LimitReader(resp.Body, maxModelsBody)).Decode(&h) != nil {
+		return nil
+	}
+	return h.Upstreams
 }
 
 // maxModelsBody bounds the answer of /mlx/models.
@@ -103,7 +127,7 @@ func writePs(w io.Writer, views []psView) error {
 			fmt.Fprintf(tw, "%s\t%d\t%s\t(%s)\t\t\t\t\t\n", v.Server.URL, v.Server.PID, up, v.Error)
 			continue
 		}
-		if len(v.Models) == 0 {
+		if len(v.Models) == 0 && len(v.Upstreams) == 0 {
 			fmt.Fprintf(tw, "%s\t%d\t%s\t-\t\t\t\t\t\n", v.Server.URL, v.Server.PID, up)
 		}
 		for _, m := range v.Models {
@@ -116,6 +140,16 @@ func writePs(w io.Writer, views []psView) error {
 			}
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", v.Server.URL, v.Server.PID, up, m.ID, m.Format,
 				m.Quantization, m.Context, sizeLabel(m.Memory), until)
+		}
+		for _, u := range v.Upstreams {
+			state := fmt.Sprintf("ok, %d models", u.Models)
+			if !u.OK {
+				state = "down: " + u.Error
+				if u.Error == "" {
+					state = "not checked yet"
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s/* (%s)\tupstream\t\t\t\t%s\n", v.Server.URL, v.Server.PID, up, u.Name, u.URL, state)
 		}
 	}
 	return tw.Flush()

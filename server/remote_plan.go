@@ -37,7 +37,7 @@ func (s *Server) prepareRemote(m *remoteModel, p *plan, enc encoder) (*genStream
 	if m.body, err = json.Marshal(remoteRequest(m.model, p)); err != nil {
 		return nil, err
 	}
-	st := &genStream{m: m, plan: p, enc: enc, remote: true}
+	st := &genStream{m: m, plan: p, enc: enc, perPrompt: 1, remote: true}
 	st.reqs = []runtime.Request{{Params: sp}}
 	st.choices = []*choiceState{{parser: m}}
 	return st, nil

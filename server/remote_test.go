@@ -270,3 +270,32 @@ func TestUpstreamGetsThePlansSampling(t *testing.T) {
 		t.Fatalf("completions of a remote model: %d %s", status, b)
 	}
 }
+
+func TestUpstreamModelsRefuseWhatNeedsTheirTokenizer(t *testing.T) {
+	front, _, _ := startPair(t, "x")
+	for _, tc := range []struct{ path, body string }{
+		{"/v1/embeddings", `{"model":"up/m","input":"hi"}`},
+		{"/tokenize", `{"model":"up/m","content":"hi"}`},
+		{"/v1/messages/count_tokens", `{"model":"up/m","messages":[{"role":"user","content":"hi"}]}`},
+		{"/api/embed", `{"model":"up/m","input":"hi"}`},
+		{"/v1/rerank", `{"model":"up/m","query":"a","documents":["b"]}`},
+		{"/infill", `{"model":"up/m","input_prefix":"a","input_suffix":"b"}`},
+	} {
+		status, b, _ := front.do(t, http.MethodPost, tc.path, tc.body)
+		if status < 400 || status >= 500 {
+			t.Errorf("%s: %d %s", tc.path, status, b)
+		}
+	}
+}
+
+func TestUpstreamRawPromptGoesToCompletions(t *testing.T) {
+	front, _, f := startPair(t, "raw reply")
+	var a chatAnswer
+	front.post(t, "/v1/chat/completions", `{"model":"up/m","use_raw_prompt":true,"messages":[{"role":"user","content":"plain text"}]}`, http.StatusOK, &a)
+	f.mu.Lock()
+	prompt := f.lastReq.Prompt
+	f.mu.Unlock()
+	if a.Choices[0].Message.Content != "raw reply" || f.Detokenize(prompt, true) != "plain text" {
+		t.Fatalf("answer %q from prompt %q", a.Choices[0].Message.Content, f.Detokenize(prompt, true))
+	}
+}

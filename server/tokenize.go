@@ -128,6 +128,10 @@ func (s *Server) answerWith(c *call, name string, answer func(Model) (any, error
 		return
 	}
 	defer release()
+	if rm, ok := m.(*remoteModel); ok {
+		writeError(c.rc, openai.Invalid("model", openai.CodeUnsupported, "%s is served by the upstream %s: its tokenizer and template are there, not here.", rm.id, rm.up.Name()))
+		return
+	}
 	v, err := answer(m)
 	if err != nil {
 		writeError(c.rc, apiError(err))

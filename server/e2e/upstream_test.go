@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -77,6 +78,15 @@ func TestUpstream(t *testing.T) {
 	if d, r := chain(back, name), chain(front, remote); d != r || d == "" {
 		t.Errorf("responses chain: through the front %q, directly %q", r, d)
 	}
+
+	ps := exec.Command(bin, "ps")
+	ps.Env = append(os.Environ(), env...)
+	ps.Env = append(ps.Env, "MLX_API_KEY="+c.key)
+	out, err := ps.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "up/* ("+back+")") || !strings.Contains(string(out), "ok, ") {
+		t.Errorf("mlx ps (%v) does not show the upstream as ok:\n%s", err, out)
+	}
+	t.Logf("mlx ps:\n%s", out)
 
 	// A client that leaves mid-stream cancels the upstream's generation.
 	ctx, cancel := context.WithCancel(context.Background())
