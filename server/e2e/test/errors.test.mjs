@@ -26,10 +26,10 @@ for (const [name, extra, param] of [
   });
 }
 
-test('completions suffix is refused', async () => {
+test('completions suffix with a prompt of token ids is refused', async () => {
   await assert.rejects(
-    client.completions.create({ model, prompt: 'a', suffix: 'b' }),
-    (err) => err instanceof OpenAI.BadRequestError && err.param === 'suffix',
+    client.completions.create({ model, prompt: [1, 2], suffix: 'b' }),
+    (err) => err instanceof OpenAI.BadRequestError && err.param === 'prompt',
   );
 });
 
