@@ -97,6 +97,9 @@ func (k *kernelSet) compose() {
 		if k.accumQ[i] == nil {
 			k.accumQ[i] = accumQRef(t)
 		}
+		if k.decodeQ[i] == nil {
+			k.decodeQ[i] = func(dst []float32, src []byte) { dequant32(t, src, dst) }
+		}
 	}
 	if k.scaleHalf == nil {
 		k.scaleHalf = func(y []uint16, s float32) {

@@ -36,6 +36,7 @@ type kernelSet struct {
 	// format - Q8_0; compose builds those left nil.
 	scoresQ [2]func(dst []float32, rows int, q, k []byte, hd int)
 	accumQ  [2]func(dst, p []float32, v []byte)
+	decodeQ [2]func(dst []float32, src []byte)
 
 	// affineGroups sets out[g] to the dot product of group g of a packed
 	// MLX row (bits per value, gsize values per group) with x.

@@ -127,3 +127,15 @@ func checkQuant(op string, t DType, n int) {
 		panic(fmt.Sprintf("kernels: %s of %d values of %v", op, n, t))
 	}
 }
+
+// DecodeQ writes the values of src, len(dst)/32 blocks of format t (Q8_0
+// or Q4_0), to dst as float32: d·q, as ggml's dequantize_row functions.
+// It panics if src is too short.
+func DecodeQ(t DType, dst []float32, src []byte) {
+	checkQuant("DecodeQ", t, len(dst))
+	if len(dst) == 0 {
+		return
+	}
+	_ = src[QuantRowBytes(t, len(dst))-1]
+	impl().decodeQ[t-Q8_0](dst, src)
+}

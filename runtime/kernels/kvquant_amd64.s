@@ -124,6 +124,46 @@
 	VZEROUPPER \
 	RET
 
+// DECODE4 stores Y4 times the integers of Y10–Y13 at DX and moves DX past
+// the block.
+#define DECODE4 \
+	VCVTDQ2PS Y10, Y10 \
+	VCVTDQ2PS Y11, Y11 \
+	VCVTDQ2PS Y12, Y12 \
+	VCVTDQ2PS Y13, Y13 \
+	VMULPS    Y10, Y4, Y10 \
+	VMULPS    Y11, Y4, Y11 \
+	VMULPS    Y12, Y4, Y12 \
+	VMULPS    Y13, Y4, Y13 \
+	VMOVUPS   Y10, (DX) \
+	VMOVUPS   Y11, 32(DX) \
+	VMOVUPS   Y12, 64(DX) \
+	VMOVUPS   Y13, 96(DX) \
+	ADDQ      $128, DX
+
+// BYTES4 sets Y10–Y13 to the 32 int8 values of the Q8_0 block at R.
+#define BYTES4(R) \
+	VPMOVSXBD 2(R), Y10 \
+	VPMOVSXBD 10(R), Y11 \
+	VPMOVSXBD 18(R), Y12 \
+	VPMOVSXBD 26(R), Y13
+
+// NIBBLES4 sets Y10–Y13 to the 32 values (nibble - 8) of the Q4_0 block at
+// R: low nibbles first; X7 holds 0x0f bytes, X9 0x08 bytes.
+#define NIBBLES4(R) \
+	VMOVDQU   2(R), X5 \
+	VPSRLW    $4, X5, X6 \
+	VPAND     X7, X5, X5 \
+	VPAND     X7, X6, X6 \
+	VPSUBB    X9, X5, X5 \
+	VPSUBB    X9, X6, X6 \
+	VPMOVSXBD X5, Y10 \
+	VPSRLDQ   $8, X5, X5 \
+	VPMOVSXBD X5, Y11 \
+	VPMOVSXBD X6, Y12 \
+	VPSRLDQ   $8, X6, X6 \
+	VPMOVSXBD X6, Y13
+
 // func scoresQ8_0AVX2(dst *float32, q, k *byte, n, nb int)
 TEXT ·scoresQ8_0AVX2(SB), NOSPLIT, $0-40
 	SCORES
@@ -161,10 +201,7 @@ a8blk:
 
 a8pos:
 	WEIGHT
-	VPMOVSXBD 2(R9), Y10
-	VPMOVSXBD 10(R9), Y11
-	VPMOVSXBD 18(R9), Y12
-	VPMOVSXBD 26(R9), Y13
+	BYTES4(R9)
 	ACCUMNEXT(34, a8pos, a8blk)
 
 // func accumQ4_0AVX2(dst, p *float32, v *byte, n, nb int)
@@ -178,16 +215,41 @@ a4blk:
 
 a4pos:
 	WEIGHT
-	VMOVDQU   2(R9), X5
-	VPSRLW    $4, X5, X6
-	VPAND     X7, X5, X5
-	VPAND     X7, X6, X6
-	VPSUBB    X9, X5, X5
-	VPSUBB    X9, X6, X6
-	VPMOVSXBD X5, Y10
-	VPSRLDQ   $8, X5, X5
-	VPMOVSXBD X5, Y11
-	VPMOVSXBD X6, Y12
-	VPSRLDQ   $8, X6, X6
-	VPMOVSXBD X6, Y13
+	NIBBLES4(R9)
 	ACCUMNEXT(18, a4pos, a4blk)
+
+// func decodeQ8_0AVX2(dst *float32, src *byte, nb int)
+TEXT ·decodeQ8_0AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DX
+	MOVQ src+8(FP), SI
+	MOVQ nb+16(FP), CX
+
+d8blk:
+	HALF((SI), X4)
+	VBROADCASTSS X4, Y4
+	BYTES4(SI)
+	DECODE4
+	ADDQ $34, SI
+	DECQ CX
+	JNZ  d8blk
+	VZEROUPPER
+	RET
+
+// func decodeQ4_0AVX2(dst *float32, src *byte, nb int)
+TEXT ·decodeQ4_0AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DX
+	MOVQ src+8(FP), SI
+	MOVQ nb+16(FP), CX
+	BCAST32($0x0f0f0f0f, X7, Y7)
+	BCAST32($0x08080808, X9, Y9)
+
+d4blk:
+	HALF((SI), X4)
+	VBROADCASTSS X4, Y4
+	NIBBLES4(SI)
+	DECODE4
+	ADDQ $18, SI
+	DECQ CX
+	JNZ  d4blk
+	VZEROUPPER
+	RET

@@ -144,3 +144,29 @@ func TestQuantKernelsRefuseBadShapes(t *testing.T) {
 		}()
 	}
 }
+
+// TestDecodeQMatchesReference checks DecodeQ, in the kernels in use and in
+// the reference ones, against ggml's dequantization, exactly.
+func TestDecodeQMatchesReference(t *testing.T) {
+	rng := newRand(10)
+	for _, typ := range kvFormats {
+		for _, n := range []int{32, 64, 96, 256} {
+			b := make([]byte, QuantRowBytes(typ, n))
+			QuantizeRow(typ, b, randFloats(rng, n, 3))
+			want := make([]float32, n)
+			dequant32(typ, b, want)
+			for _, set := range []*kernelSet{&refKernels, &fastKernels} {
+				got, check := guarded(n, 1)
+				current.Store(set)
+				DecodeQ(typ, got, b)
+				current.Store(&fastKernels)
+				check(t)
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("%s %v n=%d: value %d = %v, want %v", set.name, typ, n, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}

@@ -66,7 +66,7 @@ func (a *attnJob) init(s *State, threads int) {
 	a.half = make([]uint16, tasks*hd)
 	a.qb = kernels.QuantRowBytes(kernels.Q8_0, hd+31&^31)
 	a.qq = make([]byte, tasks*a.qb)
-	a.flashRows.init(s.maxRows, c.Heads, a.qb, tasks)
+	a.flashRows.init(s.maxRows, c.Heads, hd, a.qb, tasks)
 	a.fn = a.task
 }
 

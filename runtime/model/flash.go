@@ -17,26 +17,32 @@ import (
 // which can tip a near tie of a mixture's router.
 const flashSpan = 1024
 
+// widenPairs is the (row, query head) pairs of a flash task from which
+// the blocks of a block format are decoded to float32 once per task.
+const widenPairs = 16
+
 // flashRows holds the online softmax of every (row, head) pair of a run:
 // the running maximum and sum of weights, and for caches of a block format
 // the query in Q8_0.
 type flashRows struct {
 	m, l []float32
 	q    []byte
+	qd   []float32   // the Q8_0 queries decoded, for blocks decoded to float32
 	kv   [][]float32 // per task: a block of one KV head's keys and values in float32
 }
 
-func (f *flashRows) init(rows, heads, qb, tasks int) {
+func (f *flashRows) init(rows, heads, hd, qb, tasks int) {
 	f.m, f.l = make([]float32, rows*heads), make([]float32, rows*heads)
-	f.q = make([]byte, rows*heads*qb)
+	f.q, f.qd = make([]byte, rows*heads*qb), make([]float32, rows*heads*hd)
 	f.kv = make([][]float32, tasks)
 }
 
 // widen converts the keys and values of KV head kvh in block bi of a
-// half-precision cache to float32 in the task's buffer: keys transposed
-// (HeadDim rows of BlockSize), then values by position (BlockSize rows of
-// HeadDim). The rows and query heads of the task then share one
-// conversion of the block.
+// half-precision cache, or decodes those of a cache of a block format, to
+// float32 in the task's buffer: keys transposed (HeadDim rows of
+// BlockSize), then values by position (BlockSize rows of HeadDim). The
+// rows and query heads of the task then share one conversion of the
+// block.
 func (a *attnJob) widen(t int, kc *kvcache.Cache, kvh, bi int) (k, v []float32) {
 	bs, hd := kc.BlockSize(), a.hd
 	f := &a.flashRows
@@ -44,6 +50,21 @@ func (a *attnJob) widen(t int, kc *kvcache.Cache, kvh, bi int) (k, v []float32) 
 		f.kv[t] = make([]float32, 2*bs*hd)
 	}
 	k, v = f.kv[t][:bs*hd], f.kv[t][bs*hd:2*bs*hd]
+	if typ := kc.Type(); typ.Quantized() {
+		if len(f.kv[t]) < 3*bs*hd {
+			f.kv[t] = make([]float32, 3*bs*hd)
+			k, v = f.kv[t][:bs*hd], f.kv[t][bs*hd:2*bs*hd]
+		}
+		rows := f.kv[t][2*bs*hd : 3*bs*hd]
+		kernels.DecodeQ(typ.DType(), rows, kc.KeyRows(a.cacheLayer, kvh, bi))
+		for p := range bs {
+			for d, x := range rows[p*hd : (p+1)*hd] {
+				k[d*bs+p] = x
+			}
+		}
+		kernels.DecodeQ(typ.DType(), v, kc.ValueRows(a.cacheLayer, kvh, bi))
+		return k, v
+	}
 	k16, _ := kc.KeyBlock(a.cacheLayer, kvh, bi)
 	kernels.F16ToF32(k, k16)
 	v16, _ := kc.ValueBlock(a.cacheLayer, bi)
@@ -82,6 +103,15 @@ func (a *attnJob) flashTask(t, u, g int, scores []float32) {
 	h0, h1 := u*a.per, (u+1)*a.per
 	f := &a.flashRows
 	first, last := math.MaxInt, -1
+	// A block of a block format is decoded for a task of many rows (a
+	// prefill chunk), where its cost is shared; a decode step's few
+	// pairs score the blocks with integer dot products instead.
+	typ := a.b.Cache[0].Type()
+	pairs := (a.count - g + a.g - 1) / a.g * a.per
+	widen := typ == kvcache.F16 || typ.Quantized() && pairs >= widenPairs
+	// The decoded blocks are scored with the query as Q8_0 decodes it, so
+	// that a row gives the same scores as with integer dot products (up
+	// to the order of the sums) whatever the rows beside it.
 	for k := g; k < a.count; k += a.g {
 		for h := h0; h < h1; h++ {
 			sp, j := a.spanOf(a.rowAt(k), h), k*heads+h
@@ -89,11 +119,13 @@ func (a *attnJob) flashTask(t, u, g int, scores []float32) {
 			f.m[j], f.l[j] = float32(math.Inf(-1)), 0
 			if sp.kc.Type().Quantized() {
 				kernels.QuantizeRow(kernels.Q8_0, f.q[j*a.qb:(j+1)*a.qb], sp.q)
+				if widen {
+					kernels.DecodeQ(kernels.Q8_0, f.qd[j*a.hd:(j+1)*a.hd], f.q[j*a.qb:(j+1)*a.qb])
+				}
 			}
 			first, last = min(first, sp.start/sp.bs), max(last, sp.end/sp.bs)
 		}
 	}
-	widen := a.b.Cache[0].Type() == kvcache.F16
 	for bi := first; bi <= last; bi++ {
 		var k32, v32 []float32
 		if widen {
@@ -129,6 +161,8 @@ func (a *attnJob) flashBlock(sp *span, j, bi, lo, hi int, sc, k32, v32 []float32
 	o := lo - bi*sp.bs
 	t := sp.kc.Type()
 	switch {
+	case k32 != nil && t.Quantized():
+		kernels.ScoresF32(sc, f.qd[j*a.hd:(j+1)*a.hd], k32[o:], sp.bs)
 	case k32 != nil:
 		kernels.ScoresF32(sc, sp.q, k32[o:], sp.bs)
 	case t.Quantized():

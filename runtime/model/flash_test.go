@@ -13,10 +13,12 @@ import (
 
 // TestFlashMatchesRows checks the flash path (one pass over the cache
 // blocks for every row and query head of a task) against the row-by-row
-// float32 path, in every cache type, with grouped query heads, a sliding
-// window, sinks and a softcap, for rows that start and end inside blocks.
+// path, in every cache type, with grouped query heads, a sliding window,
+// sinks and a softcap, for rows that start and end inside blocks: tasks
+// of many rows (which decode the blocks of a block format to float32) and
+// of few (which score them with integer dot products).
 func TestFlashMatchesRows(t *testing.T) {
-	const heads, kvHeads, hd, bs, n, rows = 4, 2, 64, 32, flashSpan + 100, 37
+	const heads, kvHeads, hd, bs, n = 4, 2, 64, 32, flashSpan + 100
 	rng := rand.New(rand.NewPCG(7, 8))
 	vec := func(k int) []float32 {
 		x := make([]float32, k)
@@ -32,30 +34,31 @@ func TestFlashMatchesRows(t *testing.T) {
 	for _, typ := range []kvcache.Type{kvcache.F32, kvcache.F16, kvcache.Q8_0, kvcache.Q4_0} {
 		kc := filledCache(t, typ, kvHeads, hd, bs, keys, vals)
 		for _, c := range []struct {
+			rows    int
 			window  int
 			sinks   []float32
 			softcap float32
-		}{{0, nil, 0}, {40, nil, 0}, {0, []float32{0.5, -1, 2, 0}, 0}, {70, nil, 3}} {
-			t.Run(fmt.Sprintf("%v/window=%d/sinks=%v/softcap=%v", typ, c.window, c.sinks != nil, c.softcap), func(t *testing.T) {
+		}{{37, 0, nil, 0}, {37, 40, nil, 0}, {37, 0, []float32{0.5, -1, 2, 0}, 0}, {37, 70, nil, 3}, {3, 0, nil, 0}, {1, 50, nil, 2}} {
+			t.Run(fmt.Sprintf("%v/rows=%d/window=%d/sinks=%v/softcap=%v", typ, c.rows, c.window, c.sinks != nil, c.softcap), func(t *testing.T) {
 				m := &Model{Config: &config.Model{Heads: heads, AttnSoftcap: c.softcap}, attnScale: 0.125,
 					Layers: []Layer{{HeadDim: hd, KVHeads: kvHeads, Window: c.window, Sinks: c.sinks}}}
 				pool := kernels.NewPool(2)
 				defer pool.Close()
-				s := &State{m: m, pool: pool, maxRows: rows, ctx: n, q: vec(rows * heads * hd), att: make([]float32, rows*heads*hd)}
+				s := &State{m: m, pool: pool, maxRows: c.rows, ctx: n, q: vec(c.rows * heads * hd), att: make([]float32, c.rows*heads*hd)}
 				s.attn.init(s, 2)
 				b := &Batch{}
-				for i := range rows {
-					b.Pos, b.Cache = append(b.Pos, n-rows+i-5*(i%2)), append(b.Cache, kc)
+				for i := range c.rows {
+					b.Pos, b.Cache = append(b.Pos, n-c.rows+i-5*(i%2)), append(b.Cache, kc)
 				}
 				a := &s.attn
-				a.run(b, 0, rows, nil)
+				a.run(b, 0, c.rows, nil)
 				if !a.flash {
 					t.Fatal("the run did not take the flash path")
 				}
 				flash := append([]float32(nil), s.att...)
 				a.b, a.flash, a.tiled = b, false, true
 				scores, qr, half, qq := make([]float32, n), make([]float32, hd), make([]uint16, hd), make([]byte, a.qb)
-				for i := range rows {
+				for i := range c.rows {
 					for h := range heads {
 						a.row(i, h, scores, qr, half, qq)
 					}
