@@ -248,8 +248,8 @@ func writeBenchTable(w io.Writer, info runtime.Info, rows []benchRow) error {
 		fmt.Fprintf(b, "| %-30s | %10s | %10s | %-10s | %7d | %15s | %20s |\n", r.Type, sizeLabel(r.Size),
 			fmt.Sprintf("%.2f M", float64(r.Params)/1e6), r.Backend, r.Threads, test, fmt.Sprintf("%.2f ± %.2f", r.AvgTs, r.StddevTs))
 	}
-	fmt.Fprintf(b, "\nload time: %d ms, KV cache: %s (%v), kernels: %s, ", info.LoadTime.Milliseconds(),
-		sizeLabel(info.KVBytes), info.KVType, kernels.Implementation())
+	fmt.Fprintf(b, "\nload time: %d ms, KV cache: %s (%v, %d bytes per token), kernels: %s, ", info.LoadTime.Milliseconds(),
+		sizeLabel(info.KVBytes), info.KVType, info.KVPerToken, kernels.Implementation())
 	writeExtra(b, rows)
 	return b.Flush()
 }

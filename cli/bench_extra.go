@@ -15,10 +15,12 @@ import (
 // benchExtra are the keys of mlx bench --json beyond llama-bench's: the
 // memory of the run on every row, the bandwidth on the generation row.
 type benchExtra struct {
-	FileBytes int64 `json:"file_bytes,omitempty"`     // the model's weight files on disk
-	KVBytes   int64 `json:"kv_bytes,omitempty"`       // the KV cache
-	PeakRSS   int64 `json:"peak_rss_bytes,omitempty"` // peak resident memory (Linux), 0 when unknown
-	LoadMs    int64 `json:"load_ms"`                  // time to load the model
+	FileBytes int64  `json:"file_bytes,omitempty"`     // the model's weight files on disk
+	KVBytes   int64  `json:"kv_bytes,omitempty"`       // the KV cache
+	KVType    string `json:"kv_type,omitempty"`        // its element type
+	KVToken   int64  `json:"kv_token_bytes,omitempty"` // bytes of one position over all layers
+	PeakRSS   int64  `json:"peak_rss_bytes,omitempty"` // peak resident memory (Linux), 0 when unknown
+	LoadMs    int64  `json:"load_ms"`                  // time to load the model
 	// WeightBytes is what one decode step reads; WeightBps that times the
 	// tokens per second, and ReadBps the streaming-read bandwidth measured
 	// with the same threads.
@@ -35,7 +37,7 @@ type benchExtra struct {
 // (which takes o.readMiB of its own), then that test for generation rows.
 func addExtra(ctx context.Context, e *runtime.Engine, ref string, o benchOptions, rows []benchRow) error {
 	info := e.Info()
-	x := benchExtra{FileBytes: weightFileBytes(ref), KVBytes: info.KVBytes, PeakRSS: peakRSSBytes(), LoadMs: info.LoadTime.Milliseconds()}
+	x := benchExtra{FileBytes: weightFileBytes(ref), KVBytes: info.KVBytes, KVType: info.KVType.String(), KVToken: info.KVPerToken, PeakRSS: peakRSSBytes(), LoadMs: info.LoadTime.Milliseconds()}
 	var bps float64
 	if o.readMiB > 0 && o.gen > 0 {
 		var err error

@@ -80,6 +80,9 @@ func TestBenchEmbed(t *testing.T) {
 // quantized cache too, and the rows say so as llama-bench's do.
 func TestBenchDepth(t *testing.T) {
 	model := fixture.Path(t, "gguf", "qwen3-tiny-F16.gguf")
+	// Two layers of two KV heads of 32: keys and values of 128 values a
+	// position, as halves or as four 32-value blocks of 34 or 18 bytes.
+	perToken := map[string]int64{"f16": 512, "q8_0": 272, "q4_0": 144}
 	for _, kv := range []string{"f16", "q8_0", "q4_0"} {
 		out, err := runWithInput(t, "", "bench", "-p", "16", "-n", "3", "-d", "130", "-r", "2", "-t", "2", "--kv-type", kv, "--json", model)
 		if err != nil {
@@ -91,6 +94,9 @@ func TestBenchDepth(t *testing.T) {
 		}
 		if len(rows) != 2 || rows[0].Depth != 130 || rows[1].Depth != 130 || rows[0].AvgTs <= 0 || rows[1].AvgTs <= 0 {
 			t.Errorf("%s: rows %+v", kv, rows)
+		}
+		if r := rows[0]; r.KVType != kv || r.KVToken != perToken[kv] {
+			t.Errorf("%s: KV cache %q of %d bytes per token, want %d", kv, r.KVType, r.KVToken, perToken[kv])
 		}
 	}
 	out, err := runWithInput(t, "", "bench", "-p", "8", "-n", "2", "-d", "20", "-r", "1", "-t", "1", "--read-mib", "0", model)

@@ -259,8 +259,8 @@ func runParams(flags *pflag.FlagSet, o runOptions, cm *chatmodel.Model) sample.P
 // writeRunStats prints what --verbose shows.
 func writeRunStats(w io.Writer, info runtime.Info, res runtime.Result) {
 	t := res.Timings
-	fmt.Fprintf(w, "load: %d ms (%s, weights %s, KV cache %s %v, %d threads, kernels %s)\n",
-		info.LoadTime.Milliseconds(), info.WeightType, sizeLabel(info.WeightBytes), sizeLabel(info.KVBytes), info.KVType,
+	fmt.Fprintf(w, "load: %d ms (%s, weights %s, KV cache %s %v, %d bytes per token, %d threads, kernels %s)\n",
+		info.LoadTime.Milliseconds(), info.WeightType, sizeLabel(info.WeightBytes), sizeLabel(info.KVBytes), info.KVType, info.KVPerToken,
 		info.Threads, kernels.Implementation())
 	fmt.Fprintf(w, "prompt: %d tokens (%d cached), %.1f tokens/s; first token after %d ms\n",
 		res.Usage.Prompt, res.Usage.Cached, t.PrefillRate(), t.TTFT.Milliseconds())

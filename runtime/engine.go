@@ -64,7 +64,8 @@ type Info struct {
 	StateBytes  int64 // forward-pass scratch memory
 	Context     int
 	KVType      kvcache.Type
-	KVBlocks    int // blocks of BlockSize positions in the KV cache
+	KVBlocks    int   // blocks of BlockSize positions in the KV cache
+	KVPerToken  int64 // bytes of keys and values one position takes over all layers
 	Threads     int
 	Parallel    int // sequences run at once
 	Batch       int // token budget of one forward pass
@@ -155,7 +156,8 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	}
 	e.info = Info{Path: ref, Format: o.format, Arch: cfg.Arch, WeightType: m.WeightType(), Params: m.Params(), WeightBytes: m.WeightBytes(),
 		KVBytes: arena.Bytes() + stateBytes, StateBytes: e.state.Bytes(), Context: opt.Ctx, KVType: opt.KVType, KVBlocks: blocks,
-		Threads: opt.Threads, Parallel: opt.Parallel, Batch: rows}
+		KVPerToken: kvcache.BlockBytesShapes(opt.KVType, m.KVShapes(), BlockSize) / BlockSize,
+		Threads:    opt.Threads, Parallel: opt.Parallel, Batch: rows}
 	e.stats.total.Store(int64(blocks))
 	if e.spec, err = newSpeculator(ctx, e, opt.Spec); err != nil {
 		e.pool.Close()
