@@ -41,6 +41,7 @@ type runOptions struct {
 	maxTokens, ctx, threads int
 	system, kvType          string
 	verbose, raw            bool
+	upstreams               upstreamFlags
 }
 
 func newRunCmd() *cobra.Command {
@@ -60,7 +61,12 @@ downloaded first.
 When standard input is not a terminal, it is the message: PROMPT, if given,
 comes first, then a blank line, then the input. The model's chat template
 turns the message into the prompt (--raw gives the text to the model as it
-is). Sampling defaults come from the model's generation_config.json.`,
+is). Sampling defaults come from the model's generation_config.json.
+
+With --upstream NAME=URL (or MLX_UPSTREAM), MODEL NAME/model is a model
+that OpenAI-compatible server serves: the chat and the answer are
+streaming chat completions there (--raw: completions), with the sampling
+flags that were set.`,
 		Example: `  mlx run smollm2:135m
   mlx run ./Qwen3-0.6B "Why is the sky blue?"
   git diff | mlx run model.gguf "Write a commit message for this change"
@@ -76,6 +82,15 @@ is). Sampling defaults come from the model's generation_config.json.`,
 			}
 			if err := applyKernelEnv(); err != nil {
 				return err
+			}
+			up, model, err := o.upstreams.remoteRef(cmd.Flags(), args[0])
+			if err != nil {
+				return err
+			}
+			if up != nil {
+				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+				defer stop()
+				return orInterrupted(ctx, runRemote(ctx, cmd, &remoteChat{up: up, model: model, flags: cmd.Flags(), o: o}, args[0], args))
 			}
 			if chatWanted(cmd, args) {
 				return runChat(cmd, args[0], o)
@@ -104,6 +119,7 @@ is). Sampling defaults come from the model's generation_config.json.`,
 	f.BoolVar(&o.verbose, "verbose", false, "print load and speed figures to standard error")
 	f.BoolVar(&o.raw, "raw", false, "give the text to the model as it is, without the chat template")
 	addSpecFlags(cmd)
+	o.upstreams.register(f)
 	return cmd
 }
 

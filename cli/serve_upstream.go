@@ -26,7 +26,7 @@ type upstreamFlags struct {
 
 func (u *upstreamFlags) register(f *pflag.FlagSet) {
 	f.StringArrayVar(&u.specs, "upstream", nil,
-		"serve the models of an OpenAI-compatible server as NAME/model (NAME=URL, repeatable; env MLX_UPSTREAM, comma-separated)")
+		"an OpenAI-compatible server whose models are named NAME/model (NAME=URL, repeatable; env MLX_UPSTREAM, comma-separated)")
 	f.StringArrayVar(&u.keys, "upstream-key", nil,
 		"the environment variable that holds the API key of an upstream (NAME=ENVVAR, repeatable)")
 }

@@ -88,6 +88,16 @@ func TestUpstream(t *testing.T) {
 	}
 	t.Logf("mlx ps:\n%s", out)
 
+	// mlx run's pipe mode with MLX_UPSTREAM answers as the upstream does.
+	run := exec.Command(bin, "run", remote, "Name a colour.", "--temperature", "0", "--max-tokens", "12", "--upstream-key", "up=UPSTREAM_TEST_KEY")
+	run.Env = append(os.Environ(), env...)
+	run.Env = append(run.Env, "MLX_UPSTREAM=up="+back)
+	out, err = run.Output()
+	direct := field("choices", "0", "message", "content")(c.post(back+"/v1/chat/completions", fmt.Sprintf(chat, name)))
+	if err != nil || strings.TrimSuffix(string(out), "\n") != direct {
+		t.Errorf("mlx run (%v) printed %q, the upstream answers %q", err, out, direct)
+	}
+
 	// A client that leaves mid-stream cancels the upstream's generation.
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, front+"/v1/chat/completions", strings.NewReader(fmt.Sprintf(
