@@ -1,7 +1,5 @@
 package kernels
 
-import "unsafe"
-
 // Tile matmuls of F16 and BF16 weights with float32 activations, for more
 // than one activation row (prefill, batched decode). The weights stay as
 // stored (no repacked copy): a kernel reads four consecutive weight rows,
@@ -96,9 +94,8 @@ func halfTiles(hs *halfSet, w *uint16, wstride int, x []float32, i0, i1, cols in
 
 // halfDecode computes output rows [r0, r1) of an F16 or BF16 matrix for
 // one activation row (a decode step) with the dot product kernels, in
-// order, asking for up to prefetchBytes of the rows ahead as it goes so
-// that reading the weights overlaps computing, as packedChunk does; it
-// reports false (having done nothing) for other matrices or more rows.
+// order, with the rows ahead asked for (rowAhead); it reports false
+// (having done nothing) for other matrices or more activation rows.
 func (p *Pool) halfDecode(pt *mmPart, r0, r1 int) bool {
 	j := &p.mm
 	w := pt.w
@@ -109,14 +106,10 @@ func (p *Pool) halfDecode(pt *mmPart, r0, r1 int) bool {
 	if w.Type == BF16 {
 		dot = j.k.dotBF16
 	}
-	rb := w.rowBytes()
-	ahead := max(1, prefetchBytes/rb)
-	j.k.prefetchRows(unsafe.Pointer(&w.Data[r0*rb]), 1, min(min(ahead, r1-r0)*rb, prefetchBytes), 0)
+	ra := p.rowsAhead(w, r0, r1)
 	x := j.x[:w.Cols]
 	for r := r0; r < r1; r++ {
-		if r+ahead < r1 {
-			j.k.prefetchRows(unsafe.Pointer(&w.Data[(r+ahead)*rb]), 1, min(rb, prefetchBytes), 0)
-		}
+		ra.ask(r)
 		pt.out[r] = dot(asU16(w.rowData(r)), x)
 	}
 	return true

@@ -199,10 +199,15 @@ func (p *Pool) matmulChunk(s *workerScratch, c int) {
 		return
 	}
 	if qd := j.k.qdot[w.Type]; qd != nil {
+		var ra rowAhead
+		if j.n <= 4 { // one pass over the rows
+			ra = p.rowsAhead(w, r0, r1)
+		}
 		for i := 0; i < j.n; i += 4 {
 			m := min(4, j.n-i)
 			res := s.res[:m]
 			for r := r0; r < r1; r++ {
+				ra.ask(r)
 				qd(w.rowData(r), j.xq[i*j.xstride:], j.xstride, res)
 				for t, v := range res {
 					pt.out[(i+t)*w.Rows+r] = v
