@@ -66,7 +66,7 @@ func (a *attnJob) init(s *State, threads int) {
 	a.half = make([]uint16, tasks*hd)
 	a.qb = kernels.QuantRowBytes(kernels.Q8_0, hd+31&^31)
 	a.qq = make([]byte, tasks*a.qb)
-	a.flashRows.init(s.maxRows, c.Heads, hd, a.qb, tasks)
+	a.flashRows.init(s.maxRows, c.Heads, hd, a.qb, tasks, threads)
 	a.fn = a.task
 }
 
@@ -100,11 +100,17 @@ func (a *attnJob) run(b *Batch, li, n int, rows []int) {
 	a.g = min(attnGroups(a.units, a.threads), count)
 	a.mixed = mixed(b)
 	a.tiled = n >= tiledRows || a.mixed || a.s.exact
+	a.parts = 1
 	if a.flash = a.useFlash(); a.flash {
 		a.units, a.per = l.KVHeads, c.Heads/l.KVHeads
 		a.g = min(attnGroups(a.units, a.threads), count)
+		blocks := (b.Pos[a.rowAt(0)] + 1) / b.Cache[0].BlockSize()
+		a.parts = splitParts(count, a.units*a.g, a.threads, blocks)
 	}
-	a.s.pool.Parallel(a.units*a.g, a.fn)
+	a.s.pool.Parallel(a.units*a.g*a.parts, a.fn)
+	if a.parts > 1 {
+		a.merge()
+	}
 	a.b, a.rows = nil, nil
 }
 
@@ -125,7 +131,8 @@ func (a *attnJob) task(t int) {
 	qr, half := a.qr[t*hd:(t+1)*hd], a.half[t*hd:(t+1)*hd]
 	qq := a.qq[t*a.qb : (t+1)*a.qb]
 	if a.flash {
-		a.flashTask(t, u, g, scores)
+		rest := t / a.units
+		a.flashTask(t, u, rest%a.g, rest/a.g, scores)
 		return
 	}
 	h0, h1 := u*a.per, (u+1)*a.per

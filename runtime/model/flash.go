@@ -29,12 +29,76 @@ type flashRows struct {
 	q    []byte
 	qd   []float32   // the Q8_0 queries decoded, for blocks decoded to float32
 	kv   [][]float32 // per task: a block of one KV head's keys and values in float32
+
+	// A decode step of one row over a long context with fewer KV heads
+	// than the threads want tasks splits each head's blocks into parts
+	// (split-K): part p of head h keeps its own softmax at p*heads+h and
+	// its own output in out, and merge combines them.
+	parts int
+	out   []float32
 }
 
-func (f *flashRows) init(rows, heads, hd, qb, tasks int) {
-	f.m, f.l = make([]float32, rows*heads), make([]float32, rows*heads)
-	f.q, f.qd = make([]byte, rows*heads*qb), make([]float32, rows*heads*hd)
+// maxParts is the most parts a decode step's blocks split into per
+// thread.
+const maxParts = 2
+
+func (f *flashRows) init(rows, heads, hd, qb, tasks, threads int) {
+	pairs := max(rows, maxParts*threads) * heads
+	f.m, f.l = make([]float32, pairs), make([]float32, pairs)
+	f.q, f.qd = make([]byte, pairs*qb), make([]float32, pairs*hd)
 	f.kv = make([][]float32, tasks)
+	f.out = make([]float32, maxParts*threads*heads*hd)
+}
+
+// splitParts returns the parts into which a run of count rows over
+// blocks cache blocks splits each KV head's blocks: enough for twice as
+// many tasks as threads, for a lone row with at least four blocks a part.
+func splitParts(count, units, threads, blocks int) int {
+	if count != 1 || units >= 2*threads {
+		return 1
+	}
+	return max(1, min((2*threads+units-1)/units, maxParts*threads/units, blocks/4))
+}
+
+// pair returns head h of the k-th row and the index of its softmax, with
+// the output of the part when the run splits its blocks.
+func (a *attnJob) pair(k, h, part int) (span, int) {
+	sp, heads := a.spanOf(a.rowAt(k), h), a.s.m.Config.Heads
+	if a.parts == 1 {
+		return sp, k*heads + h
+	}
+	j := part*heads + h
+	sp.out = a.flashRows.out[j*a.hd : (j+1)*a.hd]
+	return sp, j
+}
+
+// merge combines the parts of each head of a split run into its output:
+// out = Σ_p out_p·e^(m_p−M) / (Σ_p l_p·e^(m_p−M) + e^(sink−M)).
+func (a *attnJob) merge() {
+	f, heads := &a.flashRows, a.s.m.Config.Heads
+	for h := range heads {
+		sp, _ := a.pair(0, h, 0)
+		out := a.spanOf(a.rowAt(0), h).out
+		m := sp.sink
+		for p := range a.parts {
+			m = max(m, f.m[p*heads+h])
+		}
+		clear(out)
+		var l float32
+		if !math.IsInf(float64(sp.sink), -1) {
+			l = float32(math.Exp(float64(sp.sink - m)))
+		}
+		for p := range a.parts {
+			j := p*heads + h
+			if math.IsInf(float64(f.m[j]), -1) {
+				continue // a part without visible positions
+			}
+			r := float32(math.Exp(float64(f.m[j] - m)))
+			l += f.l[j] * r
+			kernels.Axpy(r, f.out[j*a.hd:(j+1)*a.hd], out)
+		}
+		kernels.Scale(out, 1/l)
+	}
 }
 
 // widen converts the keys and values of KV head kvh in block bi of a
@@ -98,8 +162,7 @@ func (a *attnJob) rowAt(k int) int {
 // (row, head) pair takes its scores, updates its online softmax and adds
 // its weighted values, so that the block is read from memory once for
 // the task rather than once per row and head. scores holds a block.
-func (a *attnJob) flashTask(t, u, g int, scores []float32) {
-	heads := a.s.m.Config.Heads
+func (a *attnJob) flashTask(t, u, g, part int, scores []float32) {
 	h0, h1 := u*a.per, (u+1)*a.per
 	f := &a.flashRows
 	first, last := math.MaxInt, -1
@@ -114,7 +177,7 @@ func (a *attnJob) flashTask(t, u, g int, scores []float32) {
 	// to the order of the sums) whatever the rows beside it.
 	for k := g; k < a.count; k += a.g {
 		for h := h0; h < h1; h++ {
-			sp, j := a.spanOf(a.rowAt(k), h), k*heads+h
+			sp, j := a.pair(k, h, part)
 			clear(sp.out)
 			f.m[j], f.l[j] = float32(math.Inf(-1)), 0
 			if sp.kc.Type().Quantized() {
@@ -126,6 +189,10 @@ func (a *attnJob) flashTask(t, u, g int, scores []float32) {
 			first, last = min(first, sp.start/sp.bs), max(last, sp.end/sp.bs)
 		}
 	}
+	if a.parts > 1 {
+		n := last + 1 - first
+		first, last = first+part*n/a.parts, first+(part+1)*n/a.parts-1
+	}
 	for bi := first; bi <= last; bi++ {
 		var k32, v32 []float32
 		if widen {
@@ -133,7 +200,7 @@ func (a *attnJob) flashTask(t, u, g int, scores []float32) {
 		}
 		for k := g; k < a.count; k += a.g {
 			for h := h0; h < h1; h++ {
-				sp, j := a.spanOf(a.rowAt(k), h), k*heads+h
+				sp, j := a.pair(k, h, part)
 				lo, hi := max(sp.start, bi*sp.bs), min(sp.end+1, (bi+1)*sp.bs)
 				if lo < hi {
 					a.flashBlock(&sp, j, bi, lo, hi, scores[:hi-lo], k32, v32)
@@ -141,9 +208,12 @@ func (a *attnJob) flashTask(t, u, g int, scores []float32) {
 			}
 		}
 	}
+	if a.parts > 1 {
+		return // merge finishes the heads
+	}
 	for k := g; k < a.count; k += a.g {
 		for h := h0; h < h1; h++ {
-			sp, j := a.spanOf(a.rowAt(k), h), k*heads+h
+			sp, j := a.pair(k, h, part)
 			l := f.l[j]
 			if !math.IsInf(float64(sp.sink), -1) {
 				l += float32(math.Exp(float64(sp.sink - f.m[j])))

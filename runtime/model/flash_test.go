@@ -15,8 +15,9 @@ import (
 // blocks for every row and query head of a task) against the row-by-row
 // path, in every cache type, with grouped query heads, a sliding window,
 // sinks and a softcap, for rows that start and end inside blocks: tasks
-// of many rows (which decode the blocks of a block format to float32) and
-// of few (which score them with integer dot products).
+// of many rows (which decode the blocks of a block format to float32), of
+// few (which score them with integer dot products), and a lone row whose
+// blocks split into parts merged at the end.
 func TestFlashMatchesRows(t *testing.T) {
 	const heads, kvHeads, hd, bs, n = 4, 2, 64, 32, flashSpan + 100
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -38,7 +39,7 @@ func TestFlashMatchesRows(t *testing.T) {
 			window  int
 			sinks   []float32
 			softcap float32
-		}{{37, 0, nil, 0}, {37, 40, nil, 0}, {37, 0, []float32{0.5, -1, 2, 0}, 0}, {37, 70, nil, 3}, {3, 0, nil, 0}, {1, 50, nil, 2}} {
+		}{{37, 0, nil, 0}, {37, 40, nil, 0}, {37, 0, []float32{0.5, -1, 2, 0}, 0}, {37, 70, nil, 3}, {3, 0, nil, 0}, {1, 50, nil, 2}, {1, 0, []float32{3, -1, 0.5, 1}, 0}, {1, 0, nil, 0}} {
 			t.Run(fmt.Sprintf("%v/rows=%d/window=%d/sinks=%v/softcap=%v", typ, c.rows, c.window, c.sinks != nil, c.softcap), func(t *testing.T) {
 				m := &Model{Config: &config.Model{Heads: heads, AttnSoftcap: c.softcap}, attnScale: 0.125,
 					Layers: []Layer{{HeadDim: hd, KVHeads: kvHeads, Window: c.window, Sinks: c.sinks}}}
@@ -52,8 +53,8 @@ func TestFlashMatchesRows(t *testing.T) {
 				}
 				a := &s.attn
 				a.run(b, 0, c.rows, nil)
-				if !a.flash {
-					t.Fatal("the run did not take the flash path")
+				if !a.flash || c.rows == 1 && a.parts < 2 {
+					t.Fatalf("the run did not take the flash path, or did not split a lone row's blocks: %d parts", a.parts)
 				}
 				flash := append([]float32(nil), s.att...)
 				a.b, a.flash, a.tiled = b, false, true
