@@ -54,15 +54,15 @@ func (s *Server) acquire(c *call, model string) (Model, string, func(), error) {
 // acquireModel is acquire without the queue place, for requests that do
 // not generate.
 func (s *Server) acquireModel(c *call, model string) (Model, string, func(), error) {
-	if rm, ok := s.upstreamModel(model); ok {
+	ctx, stop := watchClient(s.base, c.rc.Conn())
+	defer stop()
+	if rm, ok := s.upstreamModel(ctx, model); ok {
 		return rm, model, func() {}, nil
 	}
 	id, err := s.models.resolve(model)
 	if err != nil {
 		return nil, "", nil, modelNotFound(model, err)
 	}
-	ctx, stop := watchClient(s.base, c.rc.Conn())
-	defer stop()
 	m, release, err := s.models.acquire(ctx, id, false)
 	if err != nil {
 		return nil, "", nil, modelNotFound(model, err)

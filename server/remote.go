@@ -36,14 +36,15 @@ type remoteModel struct {
 var errRemoteOnly = errors.New("the model runs on an upstream server")
 
 // upstreamModel returns the remote model a request's name refers to:
-// NAME/model of a configured upstream that lists model.
-func (s *Server) upstreamModel(name string) (*remoteModel, bool) {
+// NAME/model of a configured upstream that lists model (looked for
+// again when the list lacks it).
+func (s *Server) upstreamModel(ctx context.Context, name string) (*remoteModel, bool) {
 	prefix, model, ok := strings.Cut(name, "/")
 	if !ok {
 		return nil, false
 	}
 	for _, up := range s.opt.Upstreams {
-		if up.Name() == prefix && up.Serves(model) {
+		if up.Name() == prefix && up.Find(ctx, model) {
 			return &remoteModel{srv: s, up: up, id: name, model: model}, true
 		}
 	}

@@ -299,3 +299,27 @@ func TestUpstreamRawPromptGoesToCompletions(t *testing.T) {
 		t.Fatalf("answer %q from prompt %q", a.Choices[0].Message.Content, f.Detokenize(prompt, true))
 	}
 }
+
+func TestUpstreamModelMissRefreshesTheList(t *testing.T) {
+	back, _ := startFake(t, "late", Options{})
+	up, err := upstream.New(upstream.Config{Name: "up", URL: back.url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := up.Refresh(context.Background()); err != nil || up.Serves("m") {
+		t.Fatalf("m is listed before it loads (%v)", err)
+	}
+	front := start(t, newFakeLoader(), Options{Upstreams: []*upstream.Client{up}})
+	back.post(t, "/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"load"}]}`, http.StatusOK, nil)
+	// The list is younger than the least time between refreshes.
+	status, _, _ := front.do(t, http.MethodPost, "/v1/chat/completions", `{"model":"up/m","messages":[{"role":"user","content":"hi"}]}`)
+	if status != http.StatusNotFound {
+		t.Fatalf("a fresh list: %d", status)
+	}
+	time.Sleep(5100 * time.Millisecond)
+	var a chatAnswer
+	front.post(t, "/v1/chat/completions", `{"model":"up/m","messages":[{"role":"user","content":"hi"}]}`, http.StatusOK, &a)
+	if a.Choices[0].Message.Content != "late" {
+		t.Fatalf("answer %+v", a)
+	}
+}

@@ -46,10 +46,11 @@ type Client struct {
 	key  string
 	http *http.Client
 
-	mu      sync.Mutex
-	models  []string
-	err     error
-	checked time.Time
+	refreshing sync.Mutex // held by Find while it refreshes the list
+	mu         sync.Mutex
+	models     []string
+	err        error
+	checked    time.Time
 }
 
 // ErrConfig is wrapped by the errors of a bad upstream configuration.

@@ -77,6 +77,28 @@ func (c *Client) Serves(model string) bool {
 	return ok
 }
 
+// missRefresh is the least time between two refreshes that a request for
+// a model the list lacks makes.
+const missRefresh = 5 * time.Second
+
+// Find reports whether the upstream serves model. When its list lacks
+// it (the upstream was down or has a new model), the list is fetched
+// again first, at most once per missRefresh however many requests miss.
+func (c *Client) Find(ctx context.Context, model string) bool {
+	if c.Serves(model) {
+		return true
+	}
+	c.refreshing.Lock()
+	defer c.refreshing.Unlock()
+	c.mu.Lock()
+	stale := time.Since(c.checked) >= missRefresh
+	c.mu.Unlock()
+	if stale {
+		_ = c.Refresh(ctx) // kept for Health
+	}
+	return c.Serves(model)
+}
+
 // Health is what the last Refresh found.
 type Health struct {
 	Name    string    `json:"name"`
