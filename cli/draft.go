@@ -14,7 +14,7 @@ import (
 // turned into a local path (pulled when needed). specOptions reads them.
 func addSpecFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.String("draft", "", "a small model with the same vocabulary that proposes tokens for the model to check (speculative decoding; same output, faster when it guesses well)")
+	f.String("draft", "", "a small model with the same vocabulary that proposes tokens for the model to check (speculative decoding; same output, faster when it guesses well), or \"mtp\" for the model's own multi-token prediction layer (Qwen3.5)")
 	f.Int("draft-tokens", runtime.DefaultDraftTokens, fmt.Sprintf("tokens the draft model proposes per step (1…%d; requests may set num_assistant_tokens)", runtime.MaxSpecTokens))
 	f.Int("lookup", 0, fmt.Sprintf("prompt lookup: propose up to this many tokens that followed the last few tokens earlier in the prompt or answer (0 off, at most %d; requests may set prompt_lookup_num_tokens)", runtime.MaxSpecTokens))
 	pre := cmd.PreRunE
@@ -32,7 +32,7 @@ func addSpecFlags(cmd *cobra.Command) {
 func resolveDraft(cmd *cobra.Command) error {
 	f := cmd.Flags()
 	ref, _ := f.GetString("draft")
-	if ref == "" {
+	if ref == "" || ref == runtime.MTPDraft {
 		return nil
 	}
 	path, err := resolveModel(cmd.Context(), cmd.ErrOrStderr(), ref)

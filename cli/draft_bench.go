@@ -70,9 +70,12 @@ func specModes(spec runtime.SpecOptions) []specMode {
 		modes = append(modes, specMode{"lookup " + strconv.Itoa(n), runtime.Speculation{DraftTokens: &zero, LookupTokens: &n}})
 	}
 	if spec.Draft != "" {
-		n := max(spec.DraftTokens, 1)
-		modes = append(modes, specMode{"draft " + strconv.Itoa(n), runtime.Speculation{DraftTokens: &n, LookupTokens: &zero}},
-			specMode{"draft " + strconv.Itoa(n) + " conf 0", runtime.Speculation{DraftTokens: &n, LookupTokens: &zero, Confidence: &conf}})
+		n, name := max(spec.DraftTokens, 1), "draft "
+		if spec.Draft == runtime.MTPDraft {
+			name = "mtp "
+		}
+		modes = append(modes, specMode{name + strconv.Itoa(n), runtime.Speculation{DraftTokens: &n, LookupTokens: &zero}},
+			specMode{name + strconv.Itoa(n) + " conf 0", runtime.Speculation{DraftTokens: &n, LookupTokens: &zero, Confidence: &conf}})
 	}
 	return modes
 }

@@ -142,13 +142,9 @@ func (d *drafter) propose(s *draftSeq, tokens []int32, k int, confidence float64
 		c += n
 	}
 	for {
-		scratch := &d.probs
-		if confidence <= 0 {
-			scratch = nil
-		}
-		id, p := best(logits, d.vocab, scratch)
+		id, sure := pick(logits, d.vocab, confidence, &d.probs)
 		buf = append(buf, id)
-		if len(buf) == k || p < confidence {
+		if len(buf) == k || !sure {
 			return buf, nil
 		}
 		if logits, err = d.forward(s.cache, buf[len(buf)-1:], len(s.tokens)); err != nil {
@@ -161,18 +157,35 @@ func (d *drafter) propose(s *draftSeq, tokens []int32, k int, confidence float64
 // forward computes tokens at positions pos… of cache c and returns the
 // logits of the last.
 func (d *drafter) forward(c *kvcache.Cache, tokens []int32, pos int) ([]float32, error) {
-	b := &d.batch
+	fillBatch(&d.batch, c, tokens, pos)
+	logits, err := d.state.Forward(&d.batch)
+	if err != nil {
+		return nil, fmt.Errorf("draft model %s: forward pass: %w", d.path, err)
+	}
+	return logits, nil
+}
+
+// fillBatch sets b to tokens at positions pos… of cache c, with the
+// logits of the last.
+func fillBatch(b *model.Batch, c *kvcache.Cache, tokens []int32, pos int) {
 	b.Tokens, b.Pos, b.Cache = append(b.Tokens[:0], tokens...), b.Pos[:0], b.Cache[:0]
 	for i := range tokens {
 		b.Pos = append(b.Pos, pos+i)
 		b.Cache = append(b.Cache, c)
 	}
 	b.Out = append(b.Out[:0], len(tokens)-1)
-	logits, err := d.state.Forward(b)
-	if err != nil {
-		return nil, fmt.Errorf("draft model %s: forward pass: %w", d.path, err)
+}
+
+// pick returns the most probable of the first n ids of logits and whether
+// its probability reaches confidence (always, without computing it, when
+// confidence is 0), computed in scratch.
+func pick(logits []float32, n int, confidence float64, scratch *[]float32) (int32, bool) {
+	if confidence <= 0 {
+		id, _ := best(logits, n, nil)
+		return id, true
 	}
-	return logits, nil
+	id, p := best(logits, n, scratch)
+	return id, p >= confidence
 }
 
 // best returns the most probable of the first n ids of logits and, when

@@ -159,7 +159,7 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 		KVPerToken: kvcache.BlockBytesShapes(opt.KVType, m.KVShapes(), BlockSize) / BlockSize,
 		Threads:    opt.Threads, Parallel: opt.Parallel, Batch: rows}
 	e.stats.total.Store(int64(blocks))
-	if e.spec, err = newSpeculator(ctx, e, opt.Spec); err != nil {
+	if e.spec, err = newSpeculator(ctx, e, o.src, opt.Spec); err != nil {
 		e.pool.Close()
 		return nil, err
 	}

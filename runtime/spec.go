@@ -23,8 +23,9 @@ const (
 // are kept, so the output is the same as without speculation.
 type SpecOptions struct {
 	// Draft is the path of a small model (a .gguf file or a model
-	// directory) with the model's vocabulary that proposes the tokens; ""
-	// for none.
+	// directory) with the model's vocabulary that proposes the tokens,
+	// MTPDraft for the model's own multi-token prediction layer, "" for
+	// none.
 	Draft string
 	// DraftTokens is how many tokens the draft model proposes per step
 	// when a request does not say (num_assistant_tokens); 0 means
@@ -103,8 +104,8 @@ func (e *Engine) checkSpec(s Speculation) error {
 	if c := s.Confidence; c != nil && !(*c >= 0 && *c <= 1) {
 		return bad("assistant_confidence_threshold", "must lie in [0, 1], got %g", *c)
 	}
-	if s.DraftTokens != nil && *s.DraftTokens > 0 && e.spec.draft == nil {
-		return bad("num_assistant_tokens", "no draft model is loaded: start with --draft MODEL")
+	if s.DraftTokens != nil && *s.DraftTokens > 0 && e.spec.draft == nil && e.spec.mtp == nil {
+		return bad("num_assistant_tokens", "no draft model is loaded: start with --draft MODEL (or --draft mtp)")
 	}
 	return nil
 }
@@ -122,7 +123,7 @@ func (e *Engine) specParamsOf(req *Request) specParams {
 		return specParams{}
 	}
 	p := specParams{lookup: e.opt.Spec.Lookup, confidence: DefaultDraftConfidence}
-	if e.spec.draft != nil {
+	if e.spec.draft != nil || e.spec.mtp != nil {
 		p.draft = orDefault(e.opt.Spec.DraftTokens, DefaultDraftTokens)
 	}
 	s := req.Spec

@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"slices"
 	"sync/atomic"
+
+	"github.com/mlxrun/mlx/runtime/model"
 )
 
 // speculator holds the speculation state of the running sequences. Only
 // the scheduler goroutine uses it, but for the atomic counters.
 type speculator struct {
-	draft *drafter // nil without a draft model
+	draft *drafter    // nil without a draft model
+	mtp   *mtpDrafter // nil unless drafting with the model's MTP layer
 	runs  map[*runningSeq]*specRun
 	// proposed and accepted count tokens over all requests, for SpecStats.
 	proposed, accepted atomic.Int64
@@ -22,6 +25,7 @@ type speculator struct {
 type specRun struct {
 	p     specParams
 	dseq  *draftSeq
+	mseq  *mtpSeq
 	draft []int32
 	k     int // tokens to propose next: fewer after a rejection, more after a full acceptance
 	// pause is how many steps to go without proposing, after a single
@@ -34,10 +38,16 @@ type specRun struct {
 }
 
 // newSpeculator prepares speculation for e, loading the draft model of
-// opt, if any. The draft model's files close with the engine's.
-func newSpeculator(ctx context.Context, e *Engine, opt SpecOptions) (*speculator, error) {
+// opt, if any, or the MTP layer from src, the model's weights. The draft
+// model's files close with the engine's.
+func newSpeculator(ctx context.Context, e *Engine, src model.Source, opt SpecOptions) (*speculator, error) {
 	s := &speculator{runs: map[*runningSeq]*specRun{}}
 	if err := opt.check(); err != nil || opt.Draft == "" {
+		return s, err
+	}
+	if opt.Draft == MTPDraft {
+		var err error
+		s.mtp, err = loadMTP(e, src)
 		return s, err
 	}
 	d, err := loadDrafter(ctx, e, opt.Draft)
@@ -56,6 +66,9 @@ func (s *speculator) prune(running []*runningSeq) {
 		if !slices.Contains(running, r) {
 			if sr.dseq != nil {
 				s.draft.drop(sr.dseq)
+			}
+			if sr.mseq != nil {
+				s.mtp.kv.Drop(sr.mseq.cache)
 			}
 			delete(s.runs, r)
 		}
@@ -96,8 +109,12 @@ func (e *Engine) propose(dec []*runningSeq) int {
 		if sr.p.lookup > 0 {
 			sr.draft = lookup(r.tokens, min(k, sr.p.lookup), sr.draft)
 		}
-		if len(sr.draft) == 0 && sr.p.draft > 0 && e.spec.draft != nil {
+		switch {
+		case len(sr.draft) > 0 || sr.p.draft == 0:
+		case e.spec.draft != nil:
 			sr.draft = e.draftFor(r, sr, min(k, sr.p.draft))
+		case e.spec.mtp != nil && sr.mseq != nil:
+			sr.draft = e.mtpFor(r, sr, min(k, sr.p.draft))
 		}
 		if !e.kv.Grow(r.kv, len(r.tokens)+len(sr.draft)) {
 			sr.draft = sr.draft[:max(0, min(len(sr.draft), r.kv.Context()-len(r.tokens)))]

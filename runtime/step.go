@@ -28,7 +28,11 @@ func (e *Engine) step() {
 		b.Out = append(b.Out, len(b.Tokens)-1)
 		e.outSeqs = append(e.outSeqs, nil)
 	}
+	b.AllHidden = e.spec.mtp != nil
 	logits, err := e.state.Forward(b)
+	if err == nil && b.AllHidden {
+		e.keepHidden(dec, p, chunk)
+	}
 	if err != nil {
 		for _, r := range append(dec, p) {
 			if r != nil && r.started {
@@ -59,6 +63,9 @@ func (e *Engine) step() {
 	for k, r := range e.outSeqs {
 		if d := e.drafted(r); len(d) > 0 {
 			e.verify(r, logits[k*vocab:(k+1+len(d))*vocab], d)
+			if sr := e.spec.runs[r]; sr != nil && sr.mseq != nil {
+				sr.mseq.settle(r.done, e.cfg.HiddenSize)
+			}
 			e.rollBack(r)
 		} else if r != nil && r.beam != nil {
 			beams = r.beam.collect(beams, r, logits[k*vocab:(k+1)*vocab])

@@ -96,15 +96,32 @@ func writeStacked(t *testing.T, from, to string) {
 		o.data = append(o.data, x.Data...)
 		o.parts++
 	}
-	header := map[string]any{}
-	var body bytes.Buffer
+	var list []namedTensor
 	for _, name := range names {
 		o := tensors[name]
 		if o.shape[0] == 0 {
 			o.shape[0] = o.parts
 		}
-		header[name] = map[string]any{"dtype": o.dtype, "shape": o.shape, "data_offsets": []int{body.Len(), body.Len() + len(o.data)}}
-		body.Write(o.data)
+		list = append(list, namedTensor{name, o.dtype, o.shape, o.data})
+	}
+	writeTensors(t, to, list)
+}
+
+// namedTensor is a tensor to write to a safetensors file.
+type namedTensor struct {
+	name, dtype string
+	shape       []int
+	data        []byte
+}
+
+// writeTensors writes a safetensors file of the tensors, in order.
+func writeTensors(t *testing.T, path string, tensors []namedTensor) {
+	t.Helper()
+	header := map[string]any{}
+	var body bytes.Buffer
+	for _, x := range tensors {
+		header[x.name] = map[string]any{"dtype": x.dtype, "shape": x.shape, "data_offsets": []int{body.Len(), body.Len() + len(x.data)}}
+		body.Write(x.data)
 	}
 	h, err := json.Marshal(header)
 	if err != nil {
@@ -115,7 +132,7 @@ func writeStacked(t *testing.T, from, to string) {
 	binary.Write(&file, binary.LittleEndian, uint64(len(h)))
 	file.Write(h)
 	file.Write(body.Bytes())
-	if err := os.WriteFile(to, file.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, file.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

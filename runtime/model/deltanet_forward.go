@@ -132,7 +132,7 @@ func (s *State) linear(li int, b *Batch, n int) int {
 	s.pool.Parallel(len(j.seqs)*h, j.ruleFn)
 	j.l, j.b = nil, nil
 	s.pool.MatMul(l.Out, j.out[:n*vd], n, s.xn)
-	if li == len(s.m.Layers)-1 && len(b.Out) < n {
+	if li == len(s.m.Layers)-1 && len(b.Out) < n && !b.AllHidden {
 		hid := s.m.Config.HiddenSize
 		for k, r := range b.Out {
 			copy(s.xn[k*hid:(k+1)*hid], s.xn[r*hid:(r+1)*hid])

@@ -22,11 +22,26 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 	}
 	m, c := s.m, s.m.Config
 	hid := c.HiddenSize
-	for j, r := range b.Out {
-		if len(b.Out) < len(b.Tokens) {
-			r = j // the last layer kept only the output rows, in order
+	if b.AllHidden {
+		n := len(b.Tokens)
+		if len(s.hall) < s.maxRows*hid {
+			s.hall = make([]float32, s.maxRows*hid)
 		}
-		kernels.RMSNorm(s.hout[j*hid:(j+1)*hid], s.x[r*hid:(r+1)*hid], m.OutputNorm, c.RMSNormEps)
+		for r := range n {
+			kernels.RMSNorm(s.hall[r*hid:(r+1)*hid], s.x[r*hid:(r+1)*hid], m.OutputNorm, c.RMSNormEps)
+		}
+		for j, r := range b.Out {
+			copy(s.hout[j*hid:(j+1)*hid], s.hall[r*hid:(r+1)*hid])
+		}
+		s.hidden = s.hall[:n*hid]
+	} else {
+		for j, r := range b.Out {
+			if len(b.Out) < len(b.Tokens) {
+				r = j // the last layer kept only the output rows, in order
+			}
+			kernels.RMSNorm(s.hout[j*hid:(j+1)*hid], s.x[r*hid:(r+1)*hid], m.OutputNorm, c.RMSNormEps)
+		}
+		s.hidden = s.hout[:len(b.Out)*hid]
 	}
 	out := len(b.Out) * c.VocabSize
 	s.pool.MatMul(m.Output, s.hout, len(b.Out), s.logits[:out])
@@ -35,6 +50,11 @@ func (s *State) Forward(b *Batch) ([]float32, error) {
 	}
 	return s.logits[:out], nil
 }
+
+// Hiddens returns the final hidden states, after the output norm, that
+// the last Forward computed the logits from: of every row of a batch with
+// AllHidden, else of its Out rows. They are valid until the next call.
+func (s *State) Hiddens() []float32 { return s.hidden }
 
 // Hidden runs the batch through the model and returns the final hidden
 // state of every row, after the output norm: len(Tokens)×hidden values in
@@ -97,6 +117,9 @@ func (s *State) trunk(b *Batch) error {
 	}
 	if m.Enc != nil {
 		s.seqEnds(b)
+	}
+	if m.MTP != nil {
+		s.mtpInput(n, b.Hidden)
 	}
 	if m.PLEmbed != nil {
 		s.pool.MatMul(m.PLProj, s.x, n, s.pli)
@@ -166,7 +189,7 @@ func (s *State) attention(li int, b *Batch, n int) int {
 	s.pool.MatMuls(mats[:k], s.xn, n, outs[:k])
 	s.rows(stepQKV, li, b, n)
 	var rows []int
-	if li == len(s.m.Layers)-1 && len(b.Out) < n {
+	if li == len(s.m.Layers)-1 && len(b.Out) < n && !b.AllHidden {
 		rows = b.Out
 	}
 	s.attn.run(b, li, n, rows)
@@ -219,6 +242,8 @@ func (s *State) check(b *Batch, maxOut int) error {
 		return fmt.Errorf("%w: %d tokens with %d positions and %d caches", ErrBatch, n, len(b.Pos), len(b.Cache))
 	case len(b.Out) == 0 || len(b.Out) > maxOut:
 		return fmt.Errorf("%w: %d output rows (1 to %d)", ErrBatch, len(b.Out), maxOut)
+	case s.m.MTP != nil && len(b.Hidden) != n*c.HiddenSize:
+		return fmt.Errorf("%w: %d hidden values for %d rows of a multi-token prediction layer of %d", ErrBatch, len(b.Hidden), n, c.HiddenSize)
 	}
 	for j, r := range b.Out {
 		if r < 0 || r >= n || (j > 0 && r <= b.Out[j-1]) {

@@ -32,6 +32,10 @@ type Model struct {
 	PLEmbed, PLProj *kernels.Matrix
 	PLNorm          []float32
 
+	// MTP is the input stage of a multi-token prediction layer built by
+	// BuildMTP, nil for other models.
+	MTP *MTPHead
+
 	kvShapes   []kvcache.Shape // what each cache layer holds
 	kvLayer    []int           // the cache layer of each layer's keys and values, -1 for linear layers
 	stateElems int             // floats of a sequence's recurrent state (linear layers)

@@ -17,6 +17,14 @@ type Batch struct {
 	Cache  []*kvcache.Cache // one per row
 	// Out lists the rows, ascending, whose logits are wanted.
 	Out []int
+	// AllHidden keeps every row through the last layer, so that
+	// State.Hiddens gives the final hidden state of each, not only of the
+	// Out rows (what a multi-token prediction layer reads).
+	AllHidden bool
+	// Hidden is, for a multi-token prediction model (Model.MTP), the
+	// final hidden state the main model gave each row's position: its
+	// input beside the token's embedding. Nil for other models.
+	Hidden []float32
 }
 
 // State is the scratch memory of forward passes of up to MaxRows token rows
@@ -36,6 +44,9 @@ type State struct {
 	cosL, sinL                    []float32 // the same for the sliding-window layers' base, if any
 	pli, ple, plg                 []float32 // per-layer inputs, second embeddings, gates (Gemma 4)
 	hout                          []float32 // normalized rows for the output layer
+	hall                          []float32 // every row normalized, with Batch.AllHidden (allocated on first use)
+	hidden                        []float32 // what Hiddens returns
+	mtpIn                         []float32 // per row, the normalized embedding and hidden state (Model.MTP)
 	logits                        []float32
 	ends                          []int // per row, the last position of its sequence (encoders)
 
@@ -93,6 +104,9 @@ func (m *Model) NewState(pool *kernels.Pool, maxRows, maxOut, ctx int) (*State, 
 		s.ends = make([]int, n)
 	}
 	s.hout = make([]float32, maxOut*hid)
+	if m.MTP != nil {
+		s.mtpIn = make([]float32, 2*n*hid)
+	}
 	s.logits = make([]float32, maxOut*c.VocabSize)
 	if m.Config.MoE.Experts > 0 {
 		s.moeS.init(m, n)
@@ -112,6 +126,6 @@ func (s *State) MaxOut() int { return s.maxOut }
 func (s *State) Bytes() int64 {
 	n := len(s.kh)/2 + len(s.x) + len(s.xn) + len(s.q) + len(s.att) + len(s.k) + len(s.v) + len(s.gate) + len(s.up) +
 		len(s.cos) + len(s.sin) + len(s.cosL) + len(s.sinL) + len(s.pli) + len(s.ple) + len(s.plg) + len(s.hout) + len(s.logits) + len(s.attn.scores) +
-		s.moeS.floats() + len(s.qg) + len(s.ag) + s.lin.floats()
+		s.moeS.floats() + len(s.qg) + len(s.ag) + s.lin.floats() + len(s.mtpIn)
 	return 4 * int64(n)
 }
