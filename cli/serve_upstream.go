@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -18,10 +22,60 @@ import (
 // fetched again.
 const upstreamRefresh = time.Minute
 
-// upstreamFlags are --upstream NAME=URL and --upstream-key NAME=ENVVAR.
+// upstreamFlags are --upstream NAME=URL, --upstream-key NAME=ENVVAR and
+// --upstream-config FILE.
 type upstreamFlags struct {
-	specs []string
-	keys  []string
+	specs  []string
+	keys   []string
+	config string
+}
+
+// maxUpstreamConfig bounds the size of an --upstream-config file.
+const maxUpstreamConfig = 1 << 20
+
+// upstreamConfig is the file --upstream-config names: the upstreams, each
+// with the environment variable that holds its key (keys are never
+// written in the file).
+type upstreamConfig struct {
+	Upstreams []struct {
+		Name   string `json:"name"`
+		URL    string `json:"url"`
+		KeyEnv string `json:"key_env"`
+	} `json:"upstreams"`
+}
+
+// readConfig adds the upstreams of the --upstream-config file to specs and
+// keys, in the flags' form.
+func (u *upstreamFlags) readConfig(specs, keys []string) ([]string, []string, error) {
+	if u.config == "" {
+		return specs, keys, nil
+	}
+	f, err := os.Open(u.config)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--upstream-config: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxUpstreamConfig+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("--upstream-config %s: %w", u.config, err)
+	}
+	if len(b) > maxUpstreamConfig {
+		return nil, nil, fmt.Errorf("--upstream-config %s is larger than %d KiB", u.config, maxUpstreamConfig>>10)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var cfg upstreamConfig
+	if err := dec.Decode(&cfg); err != nil {
+		return nil, nil, fmt.Errorf("--upstream-config %s: %w (want {\"upstreams\": [{\"name\", \"url\", \"key_env\"}]}; keys come from the environment)", u.config, err)
+	}
+	specs, keys = slices.Clone(specs), slices.Clone(keys)
+	for _, up := range cfg.Upstreams {
+		specs = append(specs, up.Name+"="+up.URL)
+		if up.KeyEnv != "" {
+			keys = append(keys, up.Name+"="+up.KeyEnv)
+		}
+	}
+	return specs, keys, nil
 }
 
 func (u *upstreamFlags) register(f *pflag.FlagSet) {
@@ -29,6 +83,8 @@ func (u *upstreamFlags) register(f *pflag.FlagSet) {
 		"an OpenAI-compatible server whose models are named NAME/model (NAME=URL, repeatable; env MLX_UPSTREAM, comma-separated)")
 	f.StringArrayVar(&u.keys, "upstream-key", nil,
 		"the environment variable that holds the API key of an upstream (NAME=ENVVAR, repeatable)")
+	f.StringVar(&u.config, "upstream-config", "",
+		`a JSON file of upstreams: {"upstreams": [{"name": ..., "url": ..., "key_env": ...}]}`)
 }
 
 // clients checks the flags (MLX_UPSTREAM when --upstream is not given)
@@ -38,8 +94,12 @@ func (u *upstreamFlags) clients(f *pflag.FlagSet) ([]*upstream.Client, error) {
 	if v := os.Getenv("MLX_UPSTREAM"); v != "" && !f.Changed("upstream") {
 		specs = strings.Split(v, ",")
 	}
+	specs, keyFlags, err := u.readConfig(specs, u.keys)
+	if err != nil {
+		return nil, err
+	}
 	keys := map[string]string{}
-	for _, k := range u.keys {
+	for _, k := range keyFlags {
 		name, env, ok := strings.Cut(k, "=")
 		if !ok || name == "" || env == "" {
 			return nil, fmt.Errorf("--upstream-key %q: give NAME=ENVVAR, the variable that holds the key", k)
