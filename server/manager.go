@@ -29,8 +29,9 @@ type manager struct {
 	closed  bool
 	now     func() time.Time
 
-	ctx    context.Context // of the loads; close cancels it
+	ctx    context.Context // of the loads: the server's; close cancels it
 	cancel context.CancelFunc
+	loads  sync.WaitGroup // the loads in progress; close waits for them
 }
 
 // entry is a model being loaded or loaded.
@@ -50,8 +51,9 @@ type entry struct {
 	keepAlive *time.Duration
 }
 
-func newManager(l Loader, maxLoaded int, keepAlive time.Duration) *manager {
-	ctx, cancel := context.WithCancel(context.Background())
+// newManager returns a manager whose loads run under ctx, the server's.
+func newManager(ctx context.Context, l Loader, maxLoaded int, keepAlive time.Duration) *manager {
+	ctx, cancel := context.WithCancel(ctx)
 	return &manager{loader: l, maxLoaded: maxLoaded, keepAlive: keepAlive,
 		entries: map[string]*entry{}, aliases: map[string]string{}, now: time.Now, ctx: ctx, cancel: cancel}
 }
@@ -109,6 +111,7 @@ func (m *manager) acquire(ctx context.Context, name string, pinned bool) (Model,
 	if e == nil {
 		e = &entry{id: id, ready: make(chan struct{}), pinned: pinned}
 		m.entries[id] = e
+		m.loads.Add(1)
 		go m.load(e)
 	}
 	e.pinned = e.pinned || pinned
@@ -140,6 +143,7 @@ func (m *manager) release(e *entry) {
 // load runs the loader for e, without a request's context: other
 // requests may wait for the same model.
 func (m *manager) load(e *entry) {
+	defer m.loads.Done()
 	start := time.Now()
 	model, err := m.loader.Load(m.ctx, e.id)
 	if err != nil && !errors.Is(err, runtime.ErrModelNotFound) {
@@ -334,12 +338,16 @@ func (m *manager) loaded() int {
 	return n
 }
 
-// close unloads every model and cancels the loads in progress; later
-// acquires fail with ErrShutdown.
+// close cancels the loads in progress and waits for them to end (a load
+// may be a download that must stop writing before the process exits),
+// then unloads every model; later acquires fail with ErrShutdown.
 func (m *manager) close() {
 	m.cancel()
 	m.mu.Lock()
 	m.closed = true
+	m.mu.Unlock()
+	m.loads.Wait()
+	m.mu.Lock()
 	var models []Model
 	for _, e := range m.entries {
 		if e.model != nil {

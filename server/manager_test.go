@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,7 +26,7 @@ func fakes(ids ...string) (*fakeLoader, map[string]*fakeModel) {
 func TestManagerLoadsOnce(t *testing.T) {
 	l, _ := fakes("a")
 	l.delay = 50 * time.Millisecond
-	m := newManager(l, 0, 0)
+	m := newManager(context.Background(), l, 0, 0)
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for range 8 {
@@ -53,7 +54,7 @@ func TestManagerLoadsOnce(t *testing.T) {
 
 func TestManagerLRU(t *testing.T) {
 	l, ms := fakes("a", "b", "c")
-	m := newManager(l, 2, 0)
+	m := newManager(context.Background(), l, 2, 0)
 	use := func(id string) {
 		t.Helper()
 		_, release, err := m.acquire(context.Background(), id, false)
@@ -77,7 +78,7 @@ func TestManagerLRU(t *testing.T) {
 
 func TestManagerBusyModelsStay(t *testing.T) {
 	l, ms := fakes("a", "b")
-	m := newManager(l, 1, 0)
+	m := newManager(context.Background(), l, 1, 0)
 	_, releaseA, err := m.acquire(context.Background(), "a", false)
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +99,7 @@ func TestManagerBusyModelsStay(t *testing.T) {
 
 func TestManagerKeepAlive(t *testing.T) {
 	l, ms := fakes("a", "pinned")
-	m := newManager(l, 0, 30*time.Millisecond)
+	m := newManager(context.Background(), l, 0, 30*time.Millisecond)
 	for _, id := range []string{"a", "pinned"} {
 		_, release, err := m.acquire(context.Background(), id, id == "pinned")
 		if err != nil {
@@ -119,7 +120,7 @@ func TestManagerKeepAlive(t *testing.T) {
 
 func TestManagerErrors(t *testing.T) {
 	l, _ := fakes("a")
-	m := newManager(l, 0, 0)
+	m := newManager(context.Background(), l, 0, 0)
 	if _, _, err := m.acquire(context.Background(), "missing", false); !errors.Is(err, runtime.ErrModelNotFound) {
 		t.Errorf("missing model: %v", err)
 	}
@@ -137,7 +138,7 @@ func TestManagerErrors(t *testing.T) {
 
 func TestManagerAlias(t *testing.T) {
 	l, _ := fakes("/models/qwen3-tiny.gguf")
-	m := newManager(l, 0, 0)
+	m := newManager(context.Background(), l, 0, 0)
 	if _, release, err := m.acquire(context.Background(), "/models/qwen3-tiny.gguf", true); err != nil {
 		t.Fatal(err)
 	} else {
@@ -182,7 +183,7 @@ func (l *blockingLoader) Load(ctx context.Context, ref string) (Model, error) {
 // and the shutdown that waits for it, forever.
 func TestManagerCloseCancelsLoads(t *testing.T) {
 	l := &blockingLoader{started: make(chan struct{})}
-	m := newManager(l, 0, 0)
+	m := newManager(context.Background(), l, 0, 0)
 	done := make(chan error, 1)
 	go func() {
 		_, _, err := m.acquire(context.Background(), "x", false)
@@ -197,5 +198,34 @@ func TestManagerCloseCancelsLoads(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("a load in progress kept acquire waiting after close")
+	}
+}
+
+// slowStopLoader's loads take a while to stop once cancelled, as a
+// download does while it closes its files.
+type slowStopLoader struct {
+	started chan struct{}
+	ended   atomic.Bool
+}
+
+func (l *slowStopLoader) Load(ctx context.Context, ref string) (Model, error) {
+	close(l.started)
+	<-ctx.Done()
+	time.Sleep(50 * time.Millisecond)
+	l.ended.Store(true)
+	return nil, ctx.Err()
+}
+
+// TestManagerCloseWaitsForLoads: close returns only once the loads it
+// cancelled have ended, so that a shutdown does not leave a download
+// writing while the process exits.
+func TestManagerCloseWaitsForLoads(t *testing.T) {
+	l := &slowStopLoader{started: make(chan struct{})}
+	m := newManager(context.Background(), l, 0, 0)
+	go m.acquire(context.Background(), "x", false)
+	<-l.started
+	m.close()
+	if !l.ended.Load() {
+		t.Error("close returned while a load was still running")
 	}
 }

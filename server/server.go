@@ -146,7 +146,8 @@ func New(l Loader, opt Options) *Server {
 	s := &Server{opt: opt, loader: l,
 		responses: responses.New(*opt.ResponseStore), conversations: conversations.New(*opt.ConversationStore),
 		grammars: constrain.NewCache(), conns: newConnSet(opt.MaxConns)}
-	s.models = newManager(l, opt.MaxLoaded, opt.KeepAlive)
+	s.base, s.cancel = context.WithCancel(context.Background())
+	s.models = newManager(s.base, l, opt.MaxLoaded, opt.KeepAlive)
 	s.obs = newObserver(func() float64 { return float64(s.models.loaded()) })
 	s.models.onLoad = func(id string, d time.Duration, err error) {
 		if !errors.Is(err, runtime.ErrModelNotFound) { // a name of nothing is no series
@@ -158,7 +159,6 @@ func New(l Loader, opt Options) *Server {
 			opt.Log.Info("model loaded", "model", id, "seconds", d.Seconds())
 		}
 	}
-	s.base, s.cancel = context.WithCancel(context.Background())
 	s.http = &fasthttp.Server{
 		Handler:               s.Handler(),
 		Name:                  "mlx",
