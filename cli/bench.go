@@ -31,6 +31,7 @@ type benchOptions struct {
 	readMiB                           int // buffer of the streaming-read test, 0 skips it
 	embed                             int // inputs of the embeddings test, 0 for the speed tests
 	cpuProfile                        string
+	device                            string // runtime.Options.Device
 }
 
 // benchRow is one test's result, with the keys of llama-bench -o json.
@@ -88,6 +89,7 @@ instead times the embedding of N inputs of -p tokens in one call.`,
 			if err := applyKernelEnv(); err != nil {
 				return err
 			}
+			o.device = deviceOption(cmd)
 			return runBench(cmd.Context(), cmd.OutOrStdout(), args[0], o)
 		},
 	}
@@ -103,6 +105,7 @@ instead times the embedding of N inputs of -p tokens in one call.`,
 	f.IntVar(&o.startup, "startup", 0, "time this many start-ups to the first token instead of the speed tests")
 	f.IntVar(&o.readMiB, "read-mib", 256, "MiB of the streaming-read bandwidth test (0 skips it)")
 	f.IntVar(&o.embed, "embed", 0, "time embedding this many inputs of -p tokens instead of the speed tests")
+	addDeviceFlag(f)
 	registerBenchProfile(f, &o.cpuProfile)
 	cmd.AddCommand(newBenchServeCmd())
 	addSpecBench(cmd)
@@ -129,7 +132,7 @@ func runBench(ctx context.Context, w io.Writer, ref string, o benchOptions) erro
 	if o.depth > 0 {
 		n += runtime.BlockSize
 	}
-	e, err := runtime.Load(ctx, ref, runtime.Options{Threads: o.threads, Ctx: n, KVType: kv, Batch: o.batch})
+	e, err := runtime.Load(ctx, ref, runtime.Options{Threads: o.threads, Ctx: n, KVType: kv, Batch: o.batch, Device: o.device})
 	if err != nil {
 		return err
 	}
@@ -193,7 +196,7 @@ func benchResult(ref string, info runtime.Info, threads, prompt, gen int, sample
 	}
 	avgNs, sdNs := meanStddev(ns)
 	avgTs, sdTs := meanStddev(ts)
-	return benchRow{Model: ref, Type: modelLabel(info), Size: info.WeightBytes, Params: info.Params, Backend: "CPU",
+	return benchRow{Model: ref, Type: modelLabel(info), Size: info.WeightBytes, Params: info.Params, Backend: backendLabel(info),
 		Threads: threads, Prompt: prompt, Gen: gen, AvgNs: int64(avgNs), StddevNs: int64(sdNs),
 		AvgTs: avgTs, StddevTs: sdTs, SamplesTs: ts}
 }
@@ -248,8 +251,8 @@ func writeBenchTable(w io.Writer, info runtime.Info, rows []benchRow) error {
 		fmt.Fprintf(b, "| %-30s | %10s | %10s | %-10s | %7d | %15s | %20s |\n", r.Type, sizeLabel(r.Size),
 			fmt.Sprintf("%.2f M", float64(r.Params)/1e6), r.Backend, r.Threads, test, fmt.Sprintf("%.2f ± %.2f", r.AvgTs, r.StddevTs))
 	}
-	fmt.Fprintf(b, "\nload time: %d ms, KV cache: %s (%v, %d bytes per token), kernels: %s, ", info.LoadTime.Milliseconds(),
-		sizeLabel(info.KVBytes), info.KVType, info.KVPerToken, kernels.Implementation())
+	fmt.Fprintf(b, "\nload time: %d ms, KV cache: %s (%v, %d bytes per token), kernels: %s, device: %s, ", info.LoadTime.Milliseconds(),
+		sizeLabel(info.KVBytes), info.KVType, info.KVPerToken, kernels.Implementation(), info.Device)
 	writeExtra(b, rows)
 	return b.Flush()
 }

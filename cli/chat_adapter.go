@@ -44,7 +44,7 @@ func runChat(cmd *cobra.Command, ref string, o runOptions) error {
 	if isTerminal(stderr) {
 		fmt.Fprintf(stderr, "loading %s…", ref)
 	}
-	e, err := runtime.Load(ctx, path, runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv, Spec: specOptions(cmd)})
+	e, err := runtime.Load(ctx, path, runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv, Spec: specOptions(cmd), Device: deviceOption(cmd)})
 	if isTerminal(stderr) {
 		fmt.Fprint(stderr, "\r\x1b[K") // the line goes; errors follow on a clean line
 	}
@@ -195,6 +195,7 @@ func chatOptions(e engine, ref string, g *chatGenerator, o runOptions) tui.Optio
 			{Name: "parameters", Value: paramsLabel(info.Params)},
 			{Name: "memory", Value: fmt.Sprintf("weights %s, KV cache %s (%v)", sizeLabel(info.WeightBytes), sizeLabel(info.KVBytes), info.KVType)},
 			{Name: "threads", Value: fmt.Sprint(info.Threads)},
+			{Name: "device", Value: info.Device},
 			{Name: "chat template", Value: template},
 			{Name: "load time", Value: info.LoadTime.Round(1e6).String()},
 		},

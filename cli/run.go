@@ -120,6 +120,7 @@ flags that were set.`,
 	f.BoolVar(&o.raw, "raw", false, "give the text to the model as it is, without the chat template")
 	addSpecFlags(cmd)
 	o.upstreams.register(f)
+	addDeviceFlag(f)
 	return cmd
 }
 
@@ -165,11 +166,12 @@ func runPrompt(ctx context.Context, cmd *cobra.Command, ref, text string, o runO
 	if err != nil {
 		return err
 	}
-	e, err := runtime.Load(ctx, path, runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv, Spec: specOptions(cmd)})
+	e, err := runtime.Load(ctx, path, runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv, Spec: specOptions(cmd), Device: deviceOption(cmd)})
 	if err != nil {
 		return err
 	}
 	defer e.Close()
+	reportDevice(cmd.ErrOrStderr(), e.Info())
 	req, err := pipeRequest(ctx, cmd, e.Chat(), text, o)
 	if err != nil {
 		return err
@@ -275,9 +277,9 @@ func runParams(flags *pflag.FlagSet, o runOptions, cm *chatmodel.Model) sample.P
 // writeRunStats prints what --verbose shows.
 func writeRunStats(w io.Writer, info runtime.Info, res runtime.Result) {
 	t := res.Timings
-	fmt.Fprintf(w, "load: %d ms (%s, weights %s, KV cache %s %v, %d bytes per token, %d threads, kernels %s)\n",
+	fmt.Fprintf(w, "load: %d ms (%s, weights %s, KV cache %s %v, %d bytes per token, %d threads, kernels %s, device %s)\n",
 		info.LoadTime.Milliseconds(), info.WeightType, sizeLabel(info.WeightBytes), sizeLabel(info.KVBytes), info.KVType, info.KVPerToken,
-		info.Threads, kernels.Implementation())
+		info.Threads, kernels.Implementation(), info.Device)
 	fmt.Fprintf(w, "prompt: %d tokens (%d cached), %.1f tokens/s; first token after %d ms\n",
 		res.Usage.Prompt, res.Usage.Cached, t.PrefillRate(), t.TTFT.Milliseconds())
 	fmt.Fprintf(w, "answer: %d tokens, %.1f tokens/s, finished: %s\n", res.Usage.Completion, t.DecodeRate(), res.Finish)

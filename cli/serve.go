@@ -128,6 +128,7 @@ mlx stop use.`,
 	o.batch.register(f)
 	o.upstreams.register(f)
 	addSpecFlags(cmd)
+	addDeviceFlag(cmd.Flags())
 	registerPprof(f, &o.pprof)
 	return cmd
 }
@@ -253,7 +254,7 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	stderr := cmd.ErrOrStderr()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	startPprof(o.pprof, log)
-	ropt := runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv, Spec: specOptions(cmd), Pooling: o.pooling}
+	ropt := runtime.Options{Threads: o.threads, Ctx: o.ctx, KVType: kv, Spec: specOptions(cmd), Pooling: o.pooling, Device: deviceOption(cmd)}
 	if err := o.batch.apply(&ropt); err != nil {
 		return err
 	}

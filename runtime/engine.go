@@ -25,6 +25,7 @@ type Engine struct {
 	chat *chatmodel.Model
 	eos  []int32
 	opt  Options
+	gpu  *gpu // the GPU the pool offloads to, or nil
 
 	// Owned by the scheduler goroutine.
 	model   *model.Model
@@ -70,6 +71,8 @@ type Info struct {
 	Parallel    int // sequences run at once
 	Batch       int // token budget of one forward pass
 	LoadTime    time.Duration
+	Device      string // "CPU", or the GPU that computes part of the forward pass
+	Offload     string // what the GPU computes and what stays on the CPU; "" on the CPU
 }
 
 // Load opens the model at ref (a .gguf file or a Hugging Face model
@@ -145,22 +148,31 @@ func build(ctx context.Context, ref string, o *opened, opt Options) (*Engine, er
 	if m.StateElems() > 0 {
 		e.kv.SetSnapshots(snapshots)
 	}
+	if e.gpu, err = openDevice(opt.Device); err != nil {
+		return nil, err
+	}
 	e.pool = kernels.NewPool(opt.Threads)
+	if e.gpu != nil {
+		e.pool.SetOffload(e.gpu)
+	}
 	rows := min(opt.Batch, opt.Ctx+opt.Parallel)
 	if m.Bidirectional() {
 		rows = max(rows, opt.Ctx) // an encoder computes each input whole in one pass
 	}
 	if e.state, err = m.NewState(e.pool, rows, min(max(minOut, opt.Parallel+1, opt.Spec.outRows(opt.Parallel)), rows), opt.Ctx); err != nil {
 		e.pool.Close()
+		e.gpu.close()
 		return nil, err
 	}
 	e.info = Info{Path: ref, Format: o.format, Arch: cfg.Arch, WeightType: m.WeightType(), Params: m.Params(), WeightBytes: m.WeightBytes(),
 		KVBytes: arena.Bytes() + stateBytes, StateBytes: e.state.Bytes(), Context: opt.Ctx, KVType: opt.KVType, KVBlocks: blocks,
 		KVPerToken: kvcache.BlockBytesShapes(opt.KVType, m.KVShapes(), BlockSize) / BlockSize,
 		Threads:    opt.Threads, Parallel: opt.Parallel, Batch: rows}
+	e.info.Device, e.info.Offload = e.gpu.describe()
 	e.stats.total.Store(int64(blocks))
 	if e.spec, err = newSpeculator(ctx, e, o.src, opt.Spec); err != nil {
 		e.pool.Close()
+		e.gpu.close()
 		return nil, err
 	}
 	return e, nil
@@ -192,6 +204,7 @@ func (e *Engine) Close() error {
 		e.mu.Unlock()
 		<-e.done
 		e.pool.Close()
+		e.gpu.close()
 		err = e.closeFile()
 	})
 	return err

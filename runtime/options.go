@@ -55,6 +55,9 @@ type Options struct {
 	// Pooling replaces the model's pooling of embeddings (config.PoolMean,
 	// PoolCLS, PoolLast or PoolNone); "" keeps the model's.
 	Pooling string
+	// Device is where the forward pass computes: DeviceAuto, DeviceCPU
+	// (also "") or DeviceVulkan.
+	Device string
 }
 
 // MaxParallel bounds Options.Parallel: every running sequence takes a

@@ -33,6 +33,8 @@ type Pool struct {
 	fn      func(i int)
 	mm      matmulJob
 	scratch []*workerScratch // per worker id
+
+	offload Offload // single-vector products computed elsewhere, or nil
 }
 
 // poolWorker is the parking place of one started goroutine.

@@ -1,0 +1,57 @@
+package kernels
+
+import "testing"
+
+// fakeOffload takes the products of F16 matrices, computed as sums of the
+// dequantised rows, and counts them.
+type fakeOffload struct{ took int }
+
+func (f *fakeOffload) MatVec(w *Matrix, x, out []float32) bool {
+	if w.Type != F16 {
+		return false
+	}
+	row := make([]float32, w.Cols)
+	for r := range w.Rows {
+		w.Row(r, row)
+		out[r] = dotRef(row, x)
+	}
+	f.took++
+	return true
+}
+
+// TestOffloadTakesSingleVectors checks that the offload gets the n = 1
+// products it can compute, the pool the others, with the same results as
+// without an offload, and that the caller's slices are left as they were.
+func TestOffloadTakesSingleVectors(t *testing.T) {
+	rng := newRand(7)
+	ws := []*Matrix{randomMatrix(t, rng, Q8_0, 40, 64), randomMatrix(t, rng, F16, 24, 64), randomMatrix(t, rng, Q8_0, 8, 64)}
+	x := randFloats(rng, 2*64, 1)
+	plain, with := NewPool(2), NewPool(2)
+	defer plain.Close()
+	defer with.Close()
+	off := &fakeOffload{}
+	with.SetOffload(off)
+	for _, n := range []int{1, 2} {
+		want, got := make([][]float32, len(ws)), make([][]float32, len(ws))
+		for i, w := range ws {
+			want[i], got[i] = make([]float32, n*w.Rows), make([]float32, n*w.Rows)
+		}
+		plain.MatMuls(ws, x, n, want)
+		order, outs := append([]*Matrix(nil), ws...), append([][]float32(nil), got...)
+		off.took = 0
+		with.MatMuls(ws, x, n, got)
+		if wantTook := map[int]int{1: 1, 2: 0}[n]; off.took != wantTook {
+			t.Errorf("n=%d: the offload took %d products, want %d", n, off.took, wantTook)
+		}
+		for i := range ws {
+			if ws[i] != order[i] || &got[i][0] != &outs[i][0] {
+				t.Fatalf("n=%d: MatMuls changed the caller's slices", n)
+			}
+			for r := range want[i] {
+				if d := want[i][r] - got[i][r]; d > 1e-3 || d < -1e-3 {
+					t.Fatalf("n=%d matrix %d row %d: %g with the offload, %g without", n, i, r, got[i][r], want[i][r])
+				}
+			}
+		}
+	}
+}
