@@ -64,7 +64,7 @@ func (s *Server) available() []Available {
 	}
 	for _, up := range s.opt.Upstreams {
 		for _, m := range up.Models() {
-			out = append(out, Available{ID: up.Name() + "/" + m, Format: "remote", Path: up.URL()})
+			out = append(out, Available{ID: up.Name() + "/" + m, Format: remoteFormat, Path: up.URL()})
 		}
 	}
 	return out

@@ -97,6 +97,12 @@ func (s *Server) handleOllamaShow(c *call) {
 			"general.parameter_count":     info.Parameters,
 			info.Arch + ".context_length": info.Context,
 		}}
+	if info.Format == remoteFormat {
+		// Its defaults, template and size are the upstream's, unknown
+		// here; tools are forwarded.
+		out.Parameters, out.ModelInfo = "", map[string]any{}
+		out.Capabilities = append(out.Capabilities, "tools")
+	}
 	if canFill(m) {
 		out.Capabilities = append(out.Capabilities, "insert") // suffix on /api/generate
 	}

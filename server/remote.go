@@ -31,6 +31,9 @@ type remoteModel struct {
 	inReasoning bool
 }
 
+// remoteFormat is the Format of a remote model in the listings.
+const remoteFormat = "remote"
+
 // errRemoteOnly is wrapped by the errors of what a remote model cannot do
 // here, where its tokenizer and template are out of reach.
 var errRemoteOnly = errors.New("the model runs on an upstream server")
@@ -53,7 +56,7 @@ func (s *Server) upstreamModel(ctx context.Context, name string) (*remoteModel, 
 
 // Info implements Model.
 func (m *remoteModel) Info() ModelInfo {
-	return ModelInfo{Path: m.up.URL(), Format: "remote", Parallel: 1}
+	return ModelInfo{Path: m.up.URL(), Format: remoteFormat, Parallel: 1}
 }
 
 // Tokenize implements Model: the upstream's tokenizer is not here.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -111,6 +112,18 @@ func TestUpstreamModelsAreListed(t *testing.T) {
 	status, b, _ := front.do(t, http.MethodPost, "/v1/chat/completions", `{"model":"up/other","messages":[{"role":"user","content":"hi"}]}`)
 	if status != http.StatusNotFound {
 		t.Fatalf("a model the upstream does not list: %d %s", status, b)
+	}
+	// /api/show knows none of the upstream's defaults: it shows none.
+	var show struct {
+		Parameters   string   `json:"parameters"`
+		Capabilities []string `json:"capabilities"`
+		Details      struct {
+			Format string `json:"format"`
+		} `json:"details"`
+	}
+	front.post(t, "/api/show", `{"model":"up/m"}`, http.StatusOK, &show)
+	if show.Parameters != "" || show.Details.Format != "remote" || !slices.Contains(show.Capabilities, "tools") {
+		t.Fatalf("/api/show: %+v", show)
 	}
 }
 
