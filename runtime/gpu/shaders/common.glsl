@@ -1,6 +1,8 @@
-// One workgroup computes one output row: its 64 invocations stride over the
-// row, then a tree reduction in shared memory sums their parts. Rows past
-// 65535 go in the second dispatch dimension, the minimum limit of the first.
+// One invocation computes one output row, 64 rows to a workgroup; groups
+// past 65535, the guaranteed limit of the first dispatch dimension, go in
+// the second. Without shared memory or barriers it suits CPU drivers such
+// as lavapipe, where a workgroup barrier is expensive; a GPU-tuned form
+// (a subgroup reduction per row) is left for when it can be measured.
 layout(local_size_x = 64) in;
 
 layout(std430, binding = 0) readonly buffer Weights { uint w[]; };
@@ -12,22 +14,7 @@ layout(push_constant) uniform Shape {
 	uint cols;
 } shape;
 
-shared float part[64];
-
-// rowIndex is the output row of this workgroup.
+// rowIndex is the output row of this invocation.
 uint rowIndex() {
-	return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-}
-
-// reduce sums part[] into part[0]; every invocation must call it.
-void reduce(float acc) {
-	uint t = gl_LocalInvocationID.x;
-	part[t] = acc;
-	barrier();
-	for (uint s = 32u; s > 0u; s >>= 1u) {
-		if (t < s) {
-			part[t] += part[t + s];
-		}
-		barrier();
-	}
+	return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
 }

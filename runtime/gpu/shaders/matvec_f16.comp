@@ -11,12 +11,9 @@ void main() {
 	}
 	uint base = r * shape.cols;
 	float acc = 0.0;
-	for (uint i = gl_LocalInvocationID.x; i < shape.cols; i += 64u) {
+	for (uint i = 0u; i < shape.cols; i++) {
 		uint e = base + i;
 		acc += unpackHalf2x16(w[e >> 1u])[e & 1u] * x[i];
 	}
-	reduce(acc);
-	if (gl_LocalInvocationID.x == 0u) {
-		y[r] = part[0];
-	}
+	y[r] = acc;
 }

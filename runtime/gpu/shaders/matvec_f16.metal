@@ -3,63 +3,49 @@
 
 using namespace metal;
 
-struct _78
+struct _37
 {
     uint _m0;
     uint _m1;
 };
 
-struct _115
+struct _75
 {
     uint _m0[1];
 };
 
-struct _129
+struct _89
 {
     float _m0[1];
 };
 
-struct _150
+struct _102
 {
     float _m0[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(64u, 1u, 1u);
 
-kernel void main0(constant _78& _80 [[buffer(0)]], const device _115& _117 [[buffer(1)]], const device _129& _131 [[buffer(2)]], device _150& _152 [[buffer(3)]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
+kernel void main0(constant _37& _39 [[buffer(0)]], const device _75& _77 [[buffer(1)]], const device _89& _91 [[buffer(2)]], device _102& _104 [[buffer(3)]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
 {
-    threadgroup float _41[64];
     do
     {
-        uint _173 = (gl_WorkGroupID.y * gl_NumWorkGroups.x) + gl_WorkGroupID.x;
-        if (_173 >= _80._m0)
+        uint _128 = (((gl_WorkGroupID.y * gl_NumWorkGroups.x) + gl_WorkGroupID.x) * 64u) + gl_LocalInvocationID.x;
+        if (_128 >= _39._m0)
         {
             break;
         }
-        uint _95 = _173 * _80._m1;
-        float _207;
-        _207 = 0.0;
-        for (uint _206 = gl_LocalInvocationID.x; _206 < _80._m1; )
+        uint _55 = _128 * _39._m1;
+        float _130;
+        _130 = 0.0;
+        for (uint _129 = 0u; _129 < _39._m1; )
         {
-            uint _113 = _95 + _206;
-            _207 = fma(float2(as_type<half2>(_117._m0[_113 >> 1u]))[_113 & 1u], _131._m0[_206], _207);
-            _206 += 64u;
+            uint _73 = _55 + _129;
+            _130 = fma(float2(as_type<half2>(_77._m0[_73 >> 1u]))[_73 & 1u], _91._m0[_129], _130);
+            _129++;
             continue;
         }
-        _41[gl_LocalInvocationID.x] = _207;
-        threadgroup_barrier(mem_flags::mem_threadgroup);
-        for (uint _208 = 32u; _208 > 0u; _208 = _208 >> 1u)
-        {
-            if (gl_LocalInvocationID.x < _208)
-            {
-                _41[gl_LocalInvocationID.x] += _41[gl_LocalInvocationID.x + _208];
-            }
-            threadgroup_barrier(mem_flags::mem_threadgroup);
-        }
-        if (gl_LocalInvocationID.x == 0u)
-        {
-            _152._m0[_173] = _41[0];
-        }
+        _104._m0[_128] = _130;
         break;
     } while(false);
 }

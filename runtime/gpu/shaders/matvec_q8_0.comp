@@ -21,7 +21,7 @@ void main() {
 	uint nb = shape.cols / 32u;
 	uint base = r * nb * 34u;
 	float acc = 0.0;
-	for (uint b = gl_LocalInvocationID.x; b < nb; b += 64u) {
+	for (uint b = 0u; b < nb; b++) {
 		uint o = base + b * 34u;
 		float d = unpackHalf2x16(byteAt(o) | (byteAt(o + 1u) << 8u)).x;
 		float s = 0.0;
@@ -30,8 +30,5 @@ void main() {
 		}
 		acc += d * s;
 	}
-	reduce(acc);
-	if (gl_LocalInvocationID.x == 0u) {
-		y[r] = part[0];
-	}
+	y[r] = acc;
 }

@@ -15,9 +15,14 @@ import (
 // no kernel on the device yet.
 var ErrUnsupported = errors.New("not implemented on the GPU")
 
+// rowsPerGroup is the workgroup size of the kernels, one row per
+// invocation.
+const rowsPerGroup = 64
+
 // maxGroupsX is the number of workgroups a dispatch's first dimension is
-// guaranteed to allow; more rows go in the second.
-const maxGroupsX = 65535
+// guaranteed to allow; more go in the second. Tests lower it to reach the
+// second dimension with small matrices.
+var maxGroupsX = 65535
 
 // MatVec computes matrix–vector products on a Device. Each weight matrix is
 // uploaded once, in its stored format, on its first product, and kept until
@@ -76,8 +81,9 @@ func (m *MatVec) MatVec(w *kernels.Matrix, x, out []float32) error {
 		return err
 	}
 	copy(m.x.Bytes(), floatBytes(x[:w.Cols]))
-	gx := uint32(min(w.Rows, maxGroupsX))
-	gy := uint32((w.Rows + maxGroupsX - 1) / maxGroupsX)
+	groups := (w.Rows + rowsPerGroup - 1) / rowsPerGroup
+	gx := uint32(min(groups, maxGroupsX))
+	gy := uint32((groups + maxGroupsX - 1) / maxGroupsX)
 	if err := m.dev.Run(k, []*Buffer{wb, m.x, m.y}, []uint32{uint32(w.Rows), uint32(w.Cols)}, gx, gy); err != nil {
 		return err
 	}

@@ -85,9 +85,12 @@ func TestMatVecMatchesCPU(t *testing.T) {
 	pool := kernels.NewPool(2)
 	defer pool.Close()
 	r := rand.New(rand.NewPCG(1, 2))
-	shapes := []struct{ rows, cols int }{{1, 32}, {7, 64}, {300, 576}, {70000, 64}}
+	// The last shape has its workgroups in both dimensions of the dispatch.
+	shapes := []struct{ rows, cols, maxX int }{{1, 32, 65535}, {7, 64, 65535}, {300, 576, 65535}, {1000, 64, 3}}
+	defer func(n int) { maxGroupsX = n }(maxGroupsX)
 	for _, typ := range Formats() {
 		for _, s := range shapes {
+			maxGroupsX = s.maxX
 			w := randomMatrix(t, r, typ, s.rows, s.cols)
 			x := make([]float32, s.cols)
 			for i := range x {
