@@ -83,18 +83,47 @@ type caseTool struct {
 	} `json:"function"`
 }
 
-// askMessages sends a case to /v1/messages: the system message as
-// "system", the tools as Anthropic's; it returns the answer and the
+// askMessages sends a case to /v1/messages and returns the answer and the
 // stop_reason.
 func askMessages(ts *testServer, c fixture.TrainedCase, stream bool) (fixture.Answer, string, error) {
+	body, err := messagesBody(c, stream)
+	if err != nil {
+		return fixture.Answer{}, "", err
+	}
+	b, err := askJSON(ts, "/v1/messages", body)
+	if err != nil {
+		return fixture.Answer{}, "", err
+	}
+	var blocks []messageBlock
+	var stop string
+	if stream {
+		blocks, stop, err = streamedBlocks(b)
+	} else {
+		var resp struct {
+			Content    []messageBlock `json:"content"`
+			StopReason string         `json:"stop_reason"`
+		}
+		err = json.Unmarshal(b, &resp)
+		blocks, stop = resp.Content, resp.StopReason
+	}
+	if err != nil {
+		return fixture.Answer{}, "", err
+	}
+	a, err := blocksAnswer(blocks)
+	return a, stop, err
+}
+
+// messagesBody is the /v1/messages request of a case: the system message
+// as "system", the tools as Anthropic's.
+func messagesBody(c fixture.TrainedCase, stream bool) (map[string]any, error) {
 	var msgs []caseMessage
 	var tools []caseTool
 	if err := json.Unmarshal(c.Messages, &msgs); err != nil {
-		return fixture.Answer{}, "", err
+		return nil, err
 	}
 	if len(c.Tools) > 0 {
 		if err := json.Unmarshal(c.Tools, &tools); err != nil {
-			return fixture.Answer{}, "", err
+			return nil, err
 		}
 	}
 	body := map[string]any{"model": "m", "max_tokens": trainedMaxTokens, "temperature": 0, "stream": stream}
@@ -114,69 +143,60 @@ func askMessages(ts *testServer, c fixture.TrainedCase, stream bool) (fixture.An
 	if ats != nil {
 		body["tools"] = ats
 	}
-	b, err := askJSON(ts, "/v1/messages", body)
-	if err != nil {
-		return fixture.Answer{}, "", err
-	}
-	var blocks []struct {
-		Type, Text, Thinking, Name string
-		Input                      json.RawMessage
-	}
-	var stop struct {
-		StopReason string `json:"stop_reason"`
-	}
-	if !stream {
-		var resp struct {
-			Content    json.RawMessage `json:"content"`
-			StopReason string          `json:"stop_reason"`
+	return body, nil
+}
+
+// messageBlock is a content block of a Messages answer.
+type messageBlock struct {
+	Type, Text, Thinking, Name string
+	Input                      json.RawMessage
+}
+
+// streamedBlocks puts the content blocks of a streamed Messages answer
+// together from its events; it returns them and the stop_reason.
+func streamedBlocks(b []byte) ([]messageBlock, string, error) {
+	var blocks []messageBlock
+	stop := ""
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		data, ok := bytes.CutPrefix(line, []byte("data: "))
+		if !ok {
+			continue
 		}
-		if err := json.Unmarshal(b, &resp); err != nil {
-			return fixture.Answer{}, "", err
+		var ev struct {
+			Type         string `json:"type"`
+			Index        int    `json:"index"`
+			ContentBlock struct {
+				Type, Name string
+			} `json:"content_block"`
+			Delta struct {
+				Type, Text, Thinking string
+				PartialJSON          string `json:"partial_json"`
+				StopReason           string `json:"stop_reason"`
+			} `json:"delta"`
 		}
-		if err := json.Unmarshal(resp.Content, &blocks); err != nil {
-			return fixture.Answer{}, "", err
+		if err := json.Unmarshal(data, &ev); err != nil {
+			return nil, "", fmt.Errorf("event %s: %w", data, err)
 		}
-		stop.StopReason = resp.StopReason
-	} else {
-		for _, line := range bytes.Split(b, []byte("\n")) {
-			data, ok := bytes.CutPrefix(line, []byte("data: "))
-			if !ok {
-				continue
+		switch ev.Type {
+		case "content_block_start":
+			blocks = append(blocks, messageBlock{Type: ev.ContentBlock.Type, Name: ev.ContentBlock.Name})
+		case "content_block_delta":
+			if ev.Index >= len(blocks) {
+				return nil, "", fmt.Errorf("a delta of block %d before its start", ev.Index)
 			}
-			var ev struct {
-				Type         string `json:"type"`
-				Index        int    `json:"index"`
-				ContentBlock struct {
-					Type, Name string
-				} `json:"content_block"`
-				Delta struct {
-					Type, Text, Thinking string
-					PartialJSON          string `json:"partial_json"`
-					StopReason           string `json:"stop_reason"`
-				} `json:"delta"`
-			}
-			if err := json.Unmarshal(data, &ev); err != nil {
-				return fixture.Answer{}, "", fmt.Errorf("event %s: %w", data, err)
-			}
-			switch ev.Type {
-			case "content_block_start":
-				blocks = append(blocks, struct {
-					Type, Text, Thinking, Name string
-					Input                      json.RawMessage
-				}{Type: ev.ContentBlock.Type, Name: ev.ContentBlock.Name})
-			case "content_block_delta":
-				if ev.Index >= len(blocks) {
-					return fixture.Answer{}, "", fmt.Errorf("a delta of block %d before its start", ev.Index)
-				}
-				bl := &blocks[ev.Index]
-				bl.Text += ev.Delta.Text
-				bl.Thinking += ev.Delta.Thinking
-				bl.Input = append(bl.Input, ev.Delta.PartialJSON...)
-			case "message_delta":
-				stop.StopReason = ev.Delta.StopReason
-			}
+			bl := &blocks[ev.Index]
+			bl.Text += ev.Delta.Text
+			bl.Thinking += ev.Delta.Thinking
+			bl.Input = append(bl.Input, ev.Delta.PartialJSON...)
+		case "message_delta":
+			stop = ev.Delta.StopReason
 		}
 	}
+	return blocks, stop, nil
+}
+
+// blocksAnswer is the answer that content blocks hold.
+func blocksAnswer(blocks []messageBlock) (fixture.Answer, error) {
 	var a fixture.Answer
 	for _, bl := range blocks {
 		switch bl.Type {
@@ -187,12 +207,12 @@ func askMessages(ts *testServer, c fixture.TrainedCase, stream bool) (fixture.An
 		case "tool_use":
 			args, err := fixture.CanonicalJSON(string(bl.Input))
 			if err != nil {
-				return a, "", err
+				return a, err
 			}
 			a.Calls = append(a.Calls, fixture.Call{Name: bl.Name, Arguments: args})
 		}
 	}
-	return a, stop.StopReason, nil
+	return a, nil
 }
 
 // askOllama sends a case to /api/chat and returns the answer and the
