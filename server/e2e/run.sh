@@ -2,8 +2,9 @@
 # End-to-end tests of mlx serve with the official OpenAI and Anthropic Node SDKs, the
 # Vercel AI SDK, LangChain's OpenAIEmbeddings and the Ollama client (ollama-js):
 # installs them (npm ci), builds mlx, starts it in the background on a free
-# loopback port with a fixture model, runs the suite (node --test), checks mlx ps, and stops
-# the server with mlx stop.
+# loopback port with a fixture model, and a second one allowed to pull from a fake hub
+# (for Ollama's /api/pull), runs the suite (node --test), checks mlx ps, and stops
+# the servers with mlx stop.
 #
 #   bash server/e2e/run.sh            (MLX_TESTDATA: the shared fixtures)
 #   MLX_E2E_MODEL_PATH=/path/to/model bash server/e2e/run.sh
@@ -29,10 +30,17 @@ export HF_HUB_OFFLINE=1 HF_HUB_CACHE="$work/hf"
 bin="$work/mlx"
 key="e2e-$RANDOM$RANDOM"
 port=""
+pull_port=""
+hub_pid=""
 
 cleanup() {
-	if [ -n "$port" ]; then
-		"$bin" stop "$port" --timeout 20s >/dev/null 2>&1 || true
+	for p in "$port" "$pull_port"; do
+		if [ -n "$p" ]; then
+			"$bin" stop "$p" --timeout 20s >/dev/null 2>&1 || true
+		fi
+	done
+	if [ -n "$hub_pid" ]; then
+		kill "$hub_pid" 2>/dev/null || true
 	fi
 	rm -rf "$work"
 }
@@ -48,8 +56,25 @@ port="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()
 echo "e2e: mlx serve on 127.0.0.1:$port with $model_path"
 "$bin" serve "$model_path" --detach --port "$port" --api-key "$key" --ctx 1024 --threads 2 --sse-keepalive 2s --ready-timeout 2m
 
+# Ollama's /api/pull: a second server, allowed to pull, downloads from the
+# fake hub of the CI pull test (models/hub/hubtest) a GGUF fixture.
+pull_gguf="$testdata/gguf/llama-tiny-Q8_0.gguf"
+pull_env=()
+if [ -e "$pull_gguf" ]; then
+	(cd "$root" && go build -o "$work/hubtest-serve" ./models/hub/hubtest/cmd/hubtest-serve)
+	mkdir -p "$work/hub/test/tiny-GGUF"
+	ln -s "$pull_gguf" "$work/hub/test/tiny-GGUF/"
+	"$work/hubtest-serve" "$work/hub" > "$work/hub.out" &
+	hub_pid=$!
+	for _ in $(seq 50); do grep -q '^HF_ENDPOINT=' "$work/hub.out" && break; sleep 0.1; done
+	pull_port="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
+	HF_ENDPOINT="$(sed -n 's/^HF_ENDPOINT=//p' "$work/hub.out")" HF_HUB_OFFLINE= HF_HUB_CACHE="$work/pulled" HF_TOKEN= \
+		"$bin" serve --allow-pull --detach --port "$pull_port" --threads 1 --ctx 256 --ready-timeout 2m >/dev/null
+	pull_env=(MLX_E2E_PULL_URL="http://127.0.0.1:$pull_port" MLX_E2E_PULL_MODEL="test/tiny-GGUF:Q8_0")
+fi
+
 status=0
-MLX_E2E_URL="http://127.0.0.1:$port/v1" MLX_E2E_KEY="$key" MLX_E2E_MODEL="$(basename "$model_path" .gguf)" \
+env "${pull_env[@]}" MLX_E2E_URL="http://127.0.0.1:$port/v1" MLX_E2E_KEY="$key" MLX_E2E_MODEL="$(basename "$model_path" .gguf)" \
 	node --test --test-concurrency=1 "$here"/test/*.test.mjs || status=$?
 
 echo "e2e: mlx ps"

@@ -133,3 +133,22 @@ test('copy names the model again until delete', async () => {
   assert.ok(!(await ollama.list()).models.some((m) => m.name === 'my-copy'));
   await assert.rejects(ollama.delete({ model }), (e) => e.status_code === 403 && /mlx rm/.test(e.error));
 });
+
+// The server run.sh starts with --allow-pull, over the fake hub of the CI
+// pull test; absent when the GGUF fixture it serves is missing.
+const pullURL = process.env.MLX_E2E_PULL_URL;
+const pullModel = process.env.MLX_E2E_PULL_MODEL;
+
+test('pull from the hub, with progress', { skip: !pullURL && 'no pulling server (MLX_E2E_PULL_URL)' }, async () => {
+  const hub = new Ollama({ host: pullURL });
+  assert.ok(!(await hub.list()).models.some((m) => m.name === pullModel), 'the model is in the cache before the pull');
+  const parts = [];
+  for await (const p of await hub.pull({ model: pullModel, stream: true })) parts.push(p);
+  assert.equal(parts[0].status, 'pulling manifest');
+  assert.equal(parts.at(-1).status, 'success');
+  assert.ok(parts.some((p) => p.total > 0 && p.completed === p.total && p.status.startsWith('pulling ')), JSON.stringify(parts));
+  assert.equal((await hub.pull({ model: pullModel })).status, 'success');
+  assert.ok((await hub.list()).models.some((m) => m.name === pullModel));
+  checkFinal(await hub.generate({ model: pullModel, prompt: 'Hi', options: { num_predict: 2 } }));
+  await assert.rejects(hub.pull({ model: 'test/not-on-the-hub' }), (e) => e.status_code === 404);
+});
