@@ -23,12 +23,37 @@ func mtpFixture(t *testing.T) string {
 	return dir
 }
 
+// mtpGGUF is the fixture's conversion by llama.cpp's converter, MTP layer
+// kept (mtp-fixture.sh writes it when the converter is there).
+const mtpGGUF = "qwen3_5-mtp-F32.gguf"
+
+// mtpRefs returns the fixture's directory and its GGUF conversion, if
+// made.
+func mtpRefs(t *testing.T, dir string) []string {
+	refs := []string{dir}
+	if _, err := os.Stat(filepath.Join(dir, mtpGGUF)); err == nil {
+		refs = append(refs, filepath.Join(dir, mtpGGUF))
+	} else {
+		t.Logf("no %s: the GGUF file's MTP layer is not checked", mtpGGUF)
+	}
+	return refs
+}
+
 // TestMTPTrainedReference computes the trained MTP layer's rows over one
 // conversation, with the hidden states it was trained on, and compares
 // each row's most probable token and its logit with the PyTorch layer
-// that trained it (mtp-report.json).
+// that trained it (mtp-report.json): from the directory, and from its
+// GGUF conversion (blk.N.nextn.* and the layer's tensors at blk.N).
 func TestMTPTrainedReference(t *testing.T) {
 	dir := mtpFixture(t)
+	for _, ref := range mtpRefs(t, dir) {
+		t.Run(filepath.Base(ref), func(t *testing.T) { mtpReference(t, dir, ref) })
+	}
+}
+
+// mtpReference runs the reference check of TestMTPTrainedReference on
+// the model at ref.
+func mtpReference(t *testing.T, dir, path string) {
 	var rep struct {
 		Reference struct {
 			IDs    []int32   `json:"ids"`
@@ -38,7 +63,7 @@ func TestMTPTrainedReference(t *testing.T) {
 		} `json:"reference"`
 	}
 	readJSON(t, filepath.Join(dir, "mtp-report.json"), &rep)
-	o, err := openRef(dir)
+	o, err := openRef(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,16 +114,24 @@ func TestMTPTrainedReference(t *testing.T) {
 }
 
 // TestMTPTrainedAcceptance answers every case greedily with the trained
-// MTP layer as draft: the answers are those of plain decoding, and most
-// proposed tokens are accepted.
+// MTP layer as draft, from the directory and from its GGUF conversion:
+// the answers are those of plain decoding, and most proposed tokens are
+// accepted.
 func TestMTPTrainedAcceptance(t *testing.T) {
 	dir := mtpFixture(t)
-	plain, err := Load(t.Context(), dir, Options{Threads: 2, Ctx: 512})
+	for _, ref := range mtpRefs(t, dir) {
+		t.Run(filepath.Base(ref), func(t *testing.T) { mtpAcceptance(t, dir, ref) })
+	}
+}
+
+// mtpAcceptance runs TestMTPTrainedAcceptance on the model at ref.
+func mtpAcceptance(t *testing.T, dir, ref string) {
+	plain, err := Load(t.Context(), ref, Options{Threads: 2, Ctx: 512})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer plain.Close()
-	e, err := Load(t.Context(), dir, Options{Threads: 2, Ctx: 512, Spec: SpecOptions{Draft: MTPDraft}})
+	e, err := Load(t.Context(), ref, Options{Threads: 2, Ctx: 512, Spec: SpecOptions{Draft: MTPDraft}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,19 +19,39 @@ type MTPHead struct {
 	NormEmbed, NormHidden []float32
 }
 
-// mtpFC is the name of the MTP projection in Hugging Face checkpoints.
-const mtpFC = "mtp.fc.weight"
+// The MTP input stage's tensors in Hugging Face checkpoints, and in GGUF
+// files of layer 0 as mtpLayer presents them (llama.cpp's converter
+// writes the layer and its nextn tensors after the model's layers).
+var (
+	hfMTP   = [...]string{"mtp.fc.weight", "mtp.pre_fc_norm_embedding.weight", "mtp.pre_fc_norm_hidden.weight", "mtp.norm.weight"}
+	ggufMTP = [...]string{"blk.0.nextn.eh_proj.weight", "blk.0.nextn.enorm.weight", "blk.0.nextn.hnorm.weight", "blk.0.nextn.shared_head_norm.weight"}
+)
 
-// HasMTP reports whether src holds a multi-token prediction layer.
-func HasMTP(src Source) bool { return src.Has(mtpFC) }
+// mtpSource returns src as BuildMTP reads it for cfg, with the names of
+// the MTP input stage (fc, embedding norm, hidden norm, final norm), or
+// false when src has no MTP layer.
+func mtpSource(cfg *config.Model, src Source) (Source, [4]string, bool) {
+	if cfg.Source == config.SourceGGUF {
+		l := mtpLayer{Source: src, prefix: fmt.Sprintf("blk.%d.", cfg.Layers)}
+		return l, ggufMTP, l.Has(ggufMTP[0])
+	}
+	return src, hfMTP, src.Has(hfMTP[0])
+}
 
 // BuildMTP binds the multi-token prediction layer of the model cfg
 // describes, as a one-layer model of its own (full attention, its own KV
 // cache) sharing the embedding and output layer: a forward pass takes each
-// row's token with Batch.Hidden, the main model's hidden state.
+// row's token with Batch.Hidden, the main model's hidden state. It reads
+// Hugging Face checkpoints' mtp.* tensors and GGUF files' layer after the
+// model's (blk.N.*, with blk.N.nextn.*).
 func BuildMTP(cfg *config.Model, src Source) (*Model, error) {
-	if cfg.Source == config.SourceGGUF || !HasMTP(src) {
-		return nil, fmt.Errorf("%w: %s holds no multi-token prediction layer (%s)", ErrUnsupported, src.Where(), mtpFC)
+	src, mtp, ok := mtpSource(cfg, src)
+	if !ok {
+		name := mtp[0]
+		if l, isGGUF := src.(mtpLayer); isGGUF {
+			name = l.name(name)
+		}
+		return nil, fmt.Errorf("%w: %s holds no multi-token prediction layer (%s)", ErrUnsupported, src.Where(), name)
 	}
 	fam, err := Lookup(cfg.Arch)
 	if err != nil {
@@ -44,11 +64,15 @@ func BuildMTP(cfg *config.Model, src Source) (*Model, error) {
 		return nil, fmt.Errorf("%s: %w", src.Where(), err)
 	}
 	names := mtpNames(textModel(fam.HF, src))
-	b := binder{src: src, offset: m.Blocks.NormOffset}
+	if cfg.Source == config.SourceGGUF {
+		gn := *fam.GGUF
+		names, m.Rope = &gn, fam.GGUFRope
+	}
+	names.OutputNorm = mtp[3]
+	b := binder{src: src, offset: m.Blocks.NormOffset && cfg.Source != config.SourceGGUF}
 	b.bindAll(m, &c, names)
 	hid := c.HiddenSize
-	m.MTP = &MTPHead{FC: b.matrix(mtpFC, hid, 2*hid),
-		NormEmbed: b.norm("mtp.pre_fc_norm_embedding.weight", hid), NormHidden: b.norm("mtp.pre_fc_norm_hidden.weight", hid)}
+	m.MTP = &MTPHead{FC: b.matrix(mtp[0], hid, 2*hid), NormEmbed: b.norm(mtp[1], hid), NormHidden: b.norm(mtp[2], hid)}
 	if b.err != nil {
 		return nil, b.err
 	}
@@ -59,8 +83,8 @@ func BuildMTP(cfg *config.Model, src Source) (*Model, error) {
 	return m, nil
 }
 
-// mtpNames returns n with the layer tensors under mtp.layers and the final
-// norm mtp.norm; the embedding and output layer stay the model's.
+// mtpNames returns n with the layer tensors under mtp.layers; the
+// embedding and output layer stay the model's.
 func mtpNames(n *Names) *Names {
 	out := *n
 	v := reflect.ValueOf(&out).Elem()
@@ -70,8 +94,34 @@ func mtpNames(n *Names) *Names {
 			f.SetString("mtp.layers.%d." + rest)
 		}
 	}
-	out.OutputNorm = "mtp.norm.weight"
 	return &out
+}
+
+// mtpLayer presents the GGUF layer at prefix (blk.N.) as layer 0.
+type mtpLayer struct {
+	Source
+	prefix string
+}
+
+func (l mtpLayer) name(n string) string {
+	if rest, ok := strings.CutPrefix(n, "blk.0."); ok {
+		return l.prefix + rest
+	}
+	return n
+}
+
+func (l mtpLayer) Has(name string) bool { return l.Source.Has(l.name(name)) }
+
+func (l mtpLayer) Matrix(name string, rows, cols int) (*kernels.Matrix, error) {
+	return l.Source.Matrix(l.name(name), rows, cols)
+}
+
+func (l mtpLayer) Experts(name string, n, rows, cols int) ([]*kernels.Matrix, error) {
+	return l.Source.Experts(l.name(name), n, rows, cols)
+}
+
+func (l mtpLayer) Vector(name string, n int) ([]float32, error) {
+	return l.Source.Vector(l.name(name), n)
 }
 
 // mtpInput replaces the embeddings of the n rows in s.x by the MTP
