@@ -6,6 +6,10 @@ import "math"
 // error for x in [-86.5, 88]; below it gives 0, above e^88.
 func Exp(x []float32) { impl().exp(x) }
 
+// ExpShift sets x[i] = e^(x[i]-m) and returns their sum: the weights of
+// a softmax whose maximum is m, before the division.
+func ExpShift(x []float32, m float32) float32 { return float32(impl().expShift(x, m)) }
+
 func expRef(x []float32) {
 	for i, v := range x {
 		x[i] = float32(math.Exp(float64(v)))

@@ -27,7 +27,7 @@ const widenPairs = 16
 type flashRows struct {
 	m, l []float32
 	q    []byte
-	qd   []float32   // the Q8_0 queries decoded, for blocks decoded to float32
+	qd   []float32   // the queries scaled for the float scores (as Q8_0 decodes them for a block format)
 	kv   [][]float32 // per task: a block of one KV head's keys and values in float32
 
 	// A decode step of one row over a long context with fewer KV heads
@@ -172,19 +172,26 @@ func (a *attnJob) flashTask(t, u, g, part int, scores []float32) {
 	typ := a.b.Cache[0].Type()
 	pairs := (a.count - g + a.g - 1) / a.g * a.per
 	widen := typ == kvcache.F16 || typ.Quantized() && pairs >= widenPairs
-	// The decoded blocks are scored with the query as Q8_0 decodes it, so
-	// that a row gives the same scores as with integer dot products (up
-	// to the order of the sums) whatever the rows beside it.
+	// The float scores take the query scaled by the attention scale; the
+	// decoded blocks take it as Q8_0 decodes it, so that a row gives the
+	// scores of the integer dot products (up to the rounding of the sums)
+	// whatever the rows beside it.
 	for k := g; k < a.count; k += a.g {
 		for h := h0; h < h1; h++ {
 			sp, j := a.pair(k, h, part)
 			clear(sp.out)
 			f.m[j], f.l[j] = float32(math.Inf(-1)), 0
-			if sp.kc.Type().Quantized() {
+			qd := f.qd[j*a.hd : (j+1)*a.hd]
+			switch {
+			case typ.Quantized():
 				kernels.QuantizeRow(kernels.Q8_0, f.q[j*a.qb:(j+1)*a.qb], sp.q)
 				if widen {
-					kernels.DecodeQ(kernels.Q8_0, f.qd[j*a.hd:(j+1)*a.hd], f.q[j*a.qb:(j+1)*a.qb])
+					kernels.DecodeQ(kernels.Q8_0, qd, f.q[j*a.qb:(j+1)*a.qb])
+					kernels.Scale(qd, sp.scale)
 				}
+			default:
+				copy(qd, sp.q)
+				kernels.Scale(qd, sp.scale)
 			}
 			first, last = min(first, sp.start/sp.bs), max(last, sp.end/sp.bs)
 		}
@@ -230,22 +237,21 @@ func (a *attnJob) flashBlock(sp *span, j, bi, lo, hi int, sc, k32, v32 []float32
 	f := &a.flashRows
 	o := lo - bi*sp.bs
 	t := sp.kc.Type()
+	q := f.qd[j*a.hd : (j+1)*a.hd] // scaled: the float scores need no scaling
 	switch {
-	case k32 != nil && t.Quantized():
-		kernels.ScoresF32(sc, f.qd[j*a.hd:(j+1)*a.hd], k32[o:], sp.bs)
 	case k32 != nil:
-		kernels.ScoresF32(sc, sp.q, k32[o:], sp.bs)
+		kernels.ScoresF32(sc, q, k32[o:], sp.bs)
 	case t.Quantized():
 		rb := kernels.QuantRowBytes(t.DType(), a.hd)
 		kernels.ScoresQ(t.DType(), sc, 1, f.q[j*a.qb:(j+1)*a.qb], sp.kc.KeyRows(sp.layer, sp.kvh, bi)[o*rb:], a.hd)
-	case t == kvcache.F16:
-		k, _ := sp.kc.KeyBlock(sp.layer, sp.kvh, bi)
-		kernels.ScoresF16(sc, sp.q, k[o:], sp.bs)
+		kernels.Scale(sc, sp.scale)
 	default:
 		_, k := sp.kc.KeyBlock(sp.layer, sp.kvh, bi)
-		kernels.ScoresF32(sc, sp.q, k[o:], sp.bs)
+		kernels.ScoresF32(sc, q, k[o:], sp.bs)
 	}
-	sp.scaleScores(sc)
+	if sp.softcap > 0 {
+		kernels.Softcap(sc, sp.softcap)
+	}
 	m := f.m[j]
 	for _, v := range sc {
 		m = max(m, v)
@@ -256,15 +262,7 @@ func (a *attnJob) flashBlock(sp *span, j, bi, lo, hi int, sc, k32, v32 []float32
 		f.l[j] *= r
 		f.m[j] = m
 	}
-	for i := range sc {
-		sc[i] -= m
-	}
-	kernels.Exp(sc)
-	var sum float32
-	for _, v := range sc {
-		sum += v
-	}
-	f.l[j] += sum
+	f.l[j] += kernels.ExpShift(sc, m)
 	switch {
 	case v32 != nil:
 		kernels.AccumF32(sp.out, sc, v32[o*a.hd:], a.hd)
