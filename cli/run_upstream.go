@@ -141,17 +141,11 @@ func (r *remoteChat) Chat(ctx context.Context, req tui.ChatRequest, emit func(tu
 // upstream serves.
 func runRemote(ctx context.Context, cmd *cobra.Command, r *remoteChat, ref string, args []string) error {
 	if chatWanted(cmd, args) {
-		d := r.body(nil)
-		set := tui.Settings{Temperature: 0.7, TopP: 1, MaxTokens: r.o.maxTokens, Seed: d.Seed, Think: true}
-		if d.Temperature != nil {
-			set.Temperature = *d.Temperature
-		}
-		if d.TopP != nil {
-			set.TopP = *d.TopP
-		}
-		if d.TopK != nil {
-			set.TopK = *d.TopK
-		}
+		// The chat sends its settings with every answer: they start from
+		// the flags (their defaults are sample.Defaults), since the
+		// upstream's model defaults are not known here.
+		set := tui.Settings{Temperature: r.o.temperature, TopP: r.o.topP, TopK: r.o.topK, MaxTokens: r.o.maxTokens,
+			Seed: r.body(nil).Seed, Think: true}
 		return tui.Run(ctx, r, tui.Options{Model: ref, Settings: set, System: r.o.system,
 			Info: []tui.InfoField{{Name: "upstream", Value: r.up.Name() + " (" + r.up.URL() + ")"}, {Name: "model there", Value: r.model}}})
 	}
