@@ -27,19 +27,22 @@ const qwen3RerankPrompt = "<|im_start|>system\nJudge whether the Document meets 
 func decoderRanker(arch string) bool { return arch == "qwen3" }
 
 // Reranks reports whether the engine scores query–document pairs
-// (Rerank): its pooling is config.PoolRank and it has a head to score
-// with.
+// (Rerank): it has a head to score with, and its pooling is
+// config.PoolRank, or the file's own when the model has a classification
+// head (a cross-encoder whose file names another pooling).
 func (e *Engine) Reranks() bool {
-	_, _, err := e.rankHead()
-	return e.Pooling() == config.PoolRank && err == nil
+	if _, _, err := e.rankHead(); err != nil {
+		return false
+	}
+	return e.Pooling() == config.PoolRank || e.opt.Pooling == "" && e.model.Labels() > 0
 }
 
 // RerankPrompt returns the tokens that Rerank scores for a query and a
 // document: the model's "rerank" template with {query} and {document}
 // replaced, special tokens in it parsed; Qwen3-Reranker's documented
-// prompt for a Qwen3 reranker without one; otherwise the query then the
-// document, with BOS before and EOS after each as the tokenizer adds them
-// (llama-server's prompts).
+// prompt for a Qwen3 reranker without one; otherwise the pair of the query
+// and the document as the tokenizer frames it (tokenizer.EncodePair), as
+// llama-server builds its prompts.
 func (e *Engine) RerankPrompt(query, doc string) []int32 {
 	tpl := ""
 	if ts := e.chat.Templates(); ts != nil && ts.Named["rerank"] != nil {
@@ -50,25 +53,15 @@ func (e *Engine) RerankPrompt(query, doc string) []int32 {
 	if tpl != "" {
 		return e.tok.Encode(strings.NewReplacer("{query}", query, "{document}", doc).Replace(tpl), false)
 	}
-	var ids []int32
-	for i, text := range []string{query, doc} {
-		if i == 0 && e.tok.AddBOS() {
-			ids = append(ids, int32(e.tok.BOS()))
-		}
-		ids = append(ids, e.tok.EncodePlain(text)...)
-		if e.tok.AddEOS() {
-			ids = append(ids, int32(e.tok.EOS()))
-		}
-	}
-	return ids
+	return e.tok.EncodePair(query, doc)
 }
 
 // Rerank returns the relevance score of each input, a prompt of
 // RerankPrompt: for a decoder, the probability of "yes" against "no" after
 // it; for an encoder, its head's logit. Inputs run together as Embed runs
-// them. The engine's pooling must be rank (Reranks).
+// them. The engine must rerank (Reranks).
 func (e *Engine) Rerank(ctx context.Context, inputs [][]int32) ([]float32, error) {
-	if e.Pooling() != config.PoolRank {
+	if !e.Reranks() {
 		return nil, fmt.Errorf("%w: the model is not a reranker (its pooling is %s, not rank)", ErrInvalidRequest, e.Pooling())
 	}
 	out, err := e.Embed(ctx, inputs, config.PoolRank)

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -165,4 +166,38 @@ func llamaServerRerank(t *testing.T, bin, model string) []float64 {
 		scores[r.Index] = r.Score
 	}
 	return scores
+}
+
+// TestCrossEncoderRerankMatchesLlamaServer compares Rerank with
+// llama-server's /v1/rerank on the cross-encoder of the encoder fixtures
+// (MLX_ENCODER_FIXTURES, models/fixture/encoders.sh), whose file names cls
+// pooling: it must rerank all the same, on the pair framed as llama-server
+// frames it ([CLS] query [SEP] [SEP] document [SEP] for its flags). It
+// runs when LLAMA_BIN_DIR names a build with llama-server. The head's
+// logits are not probabilities: they agree within 1e-2.
+func TestCrossEncoderRerankMatchesLlamaServer(t *testing.T) {
+	server := filepath.Join(os.Getenv("LLAMA_BIN_DIR"), "llama-server")
+	if _, err := os.Stat(server); os.Getenv("LLAMA_BIN_DIR") == "" || err != nil {
+		t.Skip("LLAMA_BIN_DIR (a llama.cpp build with llama-server) is not set")
+	}
+	path := filepath.Join(encoderDir(t), "xlm-roberta-reranker.gguf")
+	e := loadReranker(t, path, "")
+	if !e.Reranks() {
+		t.Fatal("a model with a classification head does not rerank")
+	}
+	inputs := make([][]int32, len(rerankDocs))
+	for i, d := range rerankDocs {
+		inputs[i] = e.RerankPrompt(rerankQuery, d)
+	}
+	got, err := e.Rerank(context.Background(), inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := llamaServerRerank(t, server, path)
+	for i := range got {
+		if d := math.Abs(float64(got[i]) - want[i]); d > 1e-2 {
+			t.Errorf("document %d: score %.5f, llama-server %.5f", i, got[i], want[i])
+		}
+	}
+	t.Logf("scores %v, llama-server %v", got, want)
 }

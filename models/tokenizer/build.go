@@ -28,6 +28,9 @@ type spec struct {
 	size int
 	// fim holds the fill-in-the-middle token ids a GGUF file names.
 	fim map[fimRole]int
+	// pair is how a GGUF file's flags frame a pair of texts (EncodePair);
+	// nil for other tokenizers.
+	pair *pairRule
 }
 
 // endOfTurn are the texts of the control tokens that end a turn in the
@@ -62,7 +65,7 @@ func build(s *spec) (*Tokenizer, error) {
 		tokens: make([]string, size), special: make([]bool, size),
 		ids:    make(map[string]int, len(s.added)),
 		prefix: ids32(s.prefix), suffix: ids32(s.suffix),
-		bos: s.bos, eos: s.eos, unk: s.unk, pad: s.pad, source: s.source,
+		bos: s.bos, eos: s.eos, unk: s.unk, pad: s.pad, source: s.source, pair: s.pair,
 	}
 	if s.model.byID != nil && len(s.model.byID) <= size {
 		copy(t.tokens, s.model.byID)

@@ -168,6 +168,10 @@ func (v *ggufVocab) specials(f *gguf.File, s *spec) {
 	if b, ok := f.Bool("tokenizer.ggml.add_eos_token"); ok {
 		addEOS = b
 	}
+	s.pair = &pairRule{eos: s.eos, sep: id("tokenizer.ggml.seperator_token_id", -1), addEOS: addEOS, addSEP: v.addSEP}
+	if b, ok := f.Bool("tokenizer.ggml.add_sep_token"); ok {
+		s.pair.addSEP = b
+	}
 	addEOS = addEOS && !v.addSEP
 	s.prefix, s.suffix = nil, nil
 	if addBOS && s.bos >= 0 {

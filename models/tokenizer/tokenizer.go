@@ -35,6 +35,7 @@ type Tokenizer struct {
 	unk, pad       int
 	eog            []int // ids that end generation, EOS first
 	fim            FIM
+	pair           *pairRule
 
 	source string // file it came from, for messages
 
