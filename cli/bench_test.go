@@ -114,6 +114,20 @@ func TestBenchDepth(t *testing.T) {
 	if _, err := runWithInput(t, "", "bench", "--kv-type", "q3", model); err == nil || !strings.Contains(err.Error(), "q4_0") {
 		t.Errorf("--kv-type q3: %v", err)
 	}
+	t.Setenv("MLX_KV_TYPE", "q4_0")
+	out, err = runWithInput(t, "", "bench", "-p", "8", "-n", "0", "-r", "1", "--json", model)
+	var rows []benchRow
+	if err != nil || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 || rows[0].KVType != "q4_0" {
+		t.Errorf("MLX_KV_TYPE=q4_0: %v, %s", err, out)
+	}
+	if out, err = runWithInput(t, "", "bench", "-p", "8", "-n", "0", "-r", "1", "--kv-type", "f16", "--json", model); err != nil || !strings.Contains(out, `"kv_type": "f16"`) {
+		t.Errorf("--kv-type f16 beside MLX_KV_TYPE=q4_0: %v, %s", err, out)
+	}
+	t.Setenv("MLX_KV_TYPE", "q2")
+	if _, err := runWithInput(t, "", "bench", "-p", "8", "-n", "0", model); err == nil || !strings.Contains(err.Error(), "MLX_KV_TYPE") && !strings.Contains(err.Error(), "kv-type") {
+		t.Errorf("MLX_KV_TYPE=q2: %v", err)
+	}
+	t.Setenv("MLX_KV_TYPE", "")
 	small := fixture.Path(t, "gguf", "llama-tiny-Q8_0.gguf") // heads of 16
 	if _, err := runWithInput(t, "", "bench", "-p", "4", "-n", "0", "--kv-type", "q8_0", small); err == nil || !strings.Contains(err.Error(), "multiples of 32") {
 		t.Errorf("q8_0 cache for heads of 16: %v", err)
