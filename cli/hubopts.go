@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/mlxrun/mlx/models/bounded"
 	"github.com/mlxrun/mlx/models/hub"
 )
 
@@ -70,20 +71,12 @@ func hubEnv() (hub.Options, error) {
 // readToken reads the token file the Hugging Face tools write; a missing
 // file means no token.
 func readToken(path string) (string, error) {
-	f, err := os.Open(path)
+	b, err := bounded.ReadFile(path, maxTokenFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("token file: %w", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
-	if err != nil {
-		return "", fmt.Errorf("token file: %w", err)
-	}
-	if len(b) > maxTokenFile {
-		return "", fmt.Errorf("token file %s: larger than %d bytes", path, maxTokenFile)
 	}
 	return string(bytes.TrimSpace(b)), nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/mlxrun/mlx/models/bounded"
 	"github.com/mlxrun/mlx/models/chat"
 	"github.com/mlxrun/mlx/runtime"
 	"github.com/mlxrun/mlx/runtime/chatmodel"
@@ -134,12 +135,12 @@ func runMessage(stdin io.Reader, args []string) (string, error) {
 		}
 		return prompt, nil
 	}
-	b, err := io.ReadAll(io.LimitReader(stdin, maxRunInput+1))
+	b, err := bounded.Read(stdin, maxRunInput)
+	if errors.Is(err, bounded.ErrTooLarge) {
+		return "", fmt.Errorf("standard input is larger than %d MiB", maxRunInput>>20)
+	}
 	if err != nil {
 		return "", fmt.Errorf("reading standard input: %w", err)
-	}
-	if len(b) > maxRunInput {
-		return "", fmt.Errorf("standard input is larger than %d MiB", maxRunInput>>20)
 	}
 	// The line end that ends a file or echo's output is not part of the
 	// message: the same question typed in the chat or sent to the server

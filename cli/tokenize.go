@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mlxrun/mlx/models/bounded"
 	"github.com/mlxrun/mlx/models/tokenizer"
 )
 
@@ -87,12 +89,12 @@ func tokenizeInput(stdin io.Reader, args []string) (string, error) {
 	if len(args) == 1 && args[0] != "-" {
 		return args[0], nil
 	}
-	b, err := io.ReadAll(io.LimitReader(stdin, maxTokenizeInput+1))
+	b, err := bounded.Read(stdin, maxTokenizeInput)
+	if errors.Is(err, bounded.ErrTooLarge) {
+		return "", fmt.Errorf("standard input is larger than %d MiB", maxTokenizeInput>>20)
+	}
 	if err != nil {
 		return "", fmt.Errorf("reading standard input: %w", err)
-	}
-	if len(b) > maxTokenizeInput {
-		return "", fmt.Errorf("standard input is larger than %d MiB", maxTokenizeInput>>20)
 	}
 	return string(b), nil
 }

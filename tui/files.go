@@ -3,11 +3,12 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mlxrun/mlx/models/bounded"
 )
 
 // savedMsg reports the end of /save.
@@ -125,5 +126,5 @@ func readFileBounded(path string, limit int64) ([]byte, error) {
 	if st.Size() > limit {
 		return nil, fmt.Errorf("%w: %d bytes, more than the %d a transcript may have", ErrTranscript, st.Size(), limit)
 	}
-	return io.ReadAll(io.LimitReader(f, limit+1))
+	return bounded.Read(f, limit)
 }

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mlxrun/mlx/models/internal/bounded"
+	"github.com/mlxrun/mlx/models/bounded"
 	"github.com/mlxrun/mlx/models/internal/folder"
 )
 

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mlxrun/mlx/models/internal/bounded"
+	"github.com/mlxrun/mlx/models/bounded"
 )
 
 // maxConfigSize bounds config.json and generation_config.json.

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"regexp"
 	"strings"
+
+	"github.com/mlxrun/mlx/models/bounded"
 )
 
 // maxJSON bounds an API answer.
@@ -131,12 +132,12 @@ func (c *Client) getJSON(ctx context.Context, u, what string, v any) (next strin
 		if resp.StatusCode != http.StatusOK {
 			return false, statusError(resp, what, c.opts.Token != "")
 		}
-		body, err := io.ReadAll(io.LimitReader(resp.Body, maxJSON+1))
+		body, err := bounded.Read(resp.Body, maxJSON)
+		if errors.Is(err, bounded.ErrTooLarge) {
+			return false, fmt.Errorf("%s: answer larger than %d bytes: %w", what, maxJSON, ErrProtocol)
+		}
 		if err != nil {
 			return false, fmt.Errorf("%s: %w", what, err)
-		}
-		if len(body) > maxJSON {
-			return false, fmt.Errorf("%s: answer larger than %d bytes: %w", what, maxJSON, ErrProtocol)
 		}
 		if err := json.Unmarshal(body, v); err != nil {
 			return false, fmt.Errorf("%s: %v: %w", what, err, ErrProtocol)

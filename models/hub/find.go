@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/mlxrun/mlx/models/internal/bounded"
+	"github.com/mlxrun/mlx/models/bounded"
 )
 
 // maxIndex bounds a model.safetensors.index.json.

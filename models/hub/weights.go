@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mlxrun/mlx/models/internal/bounded"
+	"github.com/mlxrun/mlx/models/bounded"
 )
 
 // maxConfig bounds a config.json; maxHeader a safetensors header read to

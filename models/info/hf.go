@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mlxrun/mlx/models/bounded"
 	"github.com/mlxrun/mlx/models/config"
-	"github.com/mlxrun/mlx/models/internal/bounded"
 	"github.com/mlxrun/mlx/models/safetensors"
 )
 

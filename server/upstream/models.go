@@ -3,11 +3,13 @@ package upstream
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/mlxrun/mlx/models/bounded"
 )
 
 // Refresh fetches the upstream's models (GET /v1/models) and keeps them;
@@ -39,12 +41,12 @@ func (c *Client) list(ctx context.Context) ([]string, error) {
 			ID string `json:"id"`
 		} `json:"data"`
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxModelsBody+1))
+	b, err := bounded.Read(resp.Body, maxModelsBody)
+	if errors.Is(err, bounded.ErrTooLarge) {
+		return nil, fmt.Errorf("upstream %s: /v1/models is larger than %d bytes", c.name, maxModelsBody)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("upstream %s: reading /v1/models: %w", c.name, err)
-	}
-	if len(b) > maxModelsBody {
-		return nil, fmt.Errorf("upstream %s: /v1/models is larger than %d bytes", c.name, maxModelsBody)
 	}
 	if err := json.Unmarshal(b, &body); err != nil {
 		return nil, fmt.Errorf("upstream %s: /v1/models is not a model list: %w", c.name, err)

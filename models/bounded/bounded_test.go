@@ -30,3 +30,20 @@ func TestReadFile(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// endless is a stream that never ends.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) { return len(p), nil }
+
+func TestRead(t *testing.T) {
+	if b, err := Read(strings.NewReader("abc"), 3); err != nil || string(b) != "abc" {
+		t.Errorf("at the limit: %q, %v", b, err)
+	}
+	if _, err := Read(strings.NewReader("abcd"), 3); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("over the limit: %v, want ErrTooLarge", err)
+	}
+	if _, err := Read(endless{}, 1<<10); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("a stream that never ends: %v, want ErrTooLarge", err)
+	}
+}
