@@ -252,10 +252,7 @@ func (a *attnJob) flashBlock(sp *span, j, bi, lo, hi int, sc, k32, v32 []float32
 	if sp.softcap > 0 {
 		kernels.Softcap(sc, sp.softcap)
 	}
-	m := f.m[j]
-	for _, v := range sc {
-		m = max(m, v)
-	}
+	m := maxFrom(f.m[j], sc)
 	if m > f.m[j] {
 		r := float32(math.Exp(float64(f.m[j] - m)))
 		kernels.Scale(sp.out, r)
@@ -276,4 +273,32 @@ func (a *attnJob) flashBlock(sp *span, j, bi, lo, hi int, sc, k32, v32 []float32
 		_, v := sp.kc.ValueBlock(sp.layer, bi)
 		kernels.AccumF32(sp.out, sc, v[o*sp.dim+sp.kvo:], sp.dim)
 	}
+}
+
+// maxFrom returns the largest of m and the values of x, in four
+// independent chains so that the comparisons do not wait on each other.
+func maxFrom(m float32, x []float32) float32 {
+	m0, m1, m2, m3 := m, m, m, m
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		v := x[i : i+4 : i+4]
+		if v[0] > m0 {
+			m0 = v[0]
+		}
+		if v[1] > m1 {
+			m1 = v[1]
+		}
+		if v[2] > m2 {
+			m2 = v[2]
+		}
+		if v[3] > m3 {
+			m3 = v[3]
+		}
+	}
+	for _, v := range x[i:] {
+		if v > m0 {
+			m0 = v
+		}
+	}
+	return max(m0, m1, m2, m3)
 }

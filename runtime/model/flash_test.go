@@ -73,3 +73,23 @@ func TestFlashMatchesRows(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxFrom checks maxFrom against a plain loop for lengths around its
+// groups of four, with the largest value at every place.
+func TestMaxFrom(t *testing.T) {
+	for n := range 11 {
+		for at := range n {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = float32(i % 3)
+			}
+			x[at] = 7
+			if got := maxFrom(-1, x); got != 7 {
+				t.Errorf("n=%d, 7 at %d: %v", n, at, got)
+			}
+		}
+		if got := maxFrom(9, make([]float32, n)); got != 9 {
+			t.Errorf("n=%d: start 9 gives %v", n, got)
+		}
+	}
+}
