@@ -108,7 +108,7 @@ func mtpPrompts(t *testing.T, n int) []Request {
 // gives the tokens and log-probabilities of plain decoding, alone and
 // two streams at once, and so does a second turn that finds its first in
 // the prefix cache (the MTP layer then starts at the first uncached
-// position).
+// position), and seeded sampling.
 func TestMTPDraftSameOutput(t *testing.T) {
 	dir := writeMTPDir(t)
 	prompts := mtpPrompts(t, 4)
@@ -137,6 +137,12 @@ func TestMTPDraftSameOutput(t *testing.T) {
 		second := prompts[0]
 		second.Prompt = append(slices.Clone(prompts[0].Prompt), prompts[1].Prompt...)
 		sameStream(t, "second turn", generateAll(e, []Request{second})[0], generateAll(plainEngine, []Request{second})[0])
+		// Sampling with a seed draws every token from the model's own
+		// distribution by the same sampler calls: the same tokens.
+		sampled := prompts[2]
+		seed := int64(3)
+		sampled.Params.Temperature, sampled.Params.Seed = 1, &seed
+		sameStream(t, "sampled", generateAll(e, []Request{sampled})[0], generateAll(plainEngine, []Request{sampled})[0])
 	}
 }
 
