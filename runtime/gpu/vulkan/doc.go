@@ -43,7 +43,7 @@ func (t DeviceType) String() string {
 	case Virtual:
 		return "virtual GPU"
 	case CPU:
-		return "CPU"
+		return "CPU, a software driver"
 	}
 	return "other"
 }
