@@ -223,11 +223,13 @@ func modelLabel(info runtime.Info) string {
 	return fmt.Sprintf("%s %s %s", info.Arch, paramsLabel(info.Params), info.WeightType)
 }
 
+// paramsLabel rounds a parameter count to thousands, millions or billions
+// (one decimal); a count that rounds to 1000 of a unit takes the next.
 func paramsLabel(n int64) string {
 	switch {
-	case n >= 1e9:
+	case n >= 999_500_000:
 		return strconv.FormatFloat(float64(n)/1e9, 'f', 1, 64) + "B"
-	case n >= 1e6:
+	case n >= 999_500:
 		return strconv.FormatInt((n+5e5)/1e6, 10) + "M"
 	}
 	return strconv.FormatInt((n+500)/1e3, 10) + "K"

@@ -133,3 +133,16 @@ func TestBenchDepth(t *testing.T) {
 		t.Errorf("q8_0 cache for heads of 16: %v", err)
 	}
 }
+
+// TestParamsLabel checks the rounding of parameter counts, at the edges
+// where a count rounds up into the next unit.
+func TestParamsLabel(t *testing.T) {
+	for n, want := range map[int64]string{
+		134_520_000: "135M", 999_890_000: "1.0B", 999_400_000: "999M", 3_114_810_000: "3.1B",
+		999_600: "1M", 999_400: "999K", 1_500: "2K",
+	} {
+		if got := paramsLabel(n); got != want {
+			t.Errorf("paramsLabel(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
