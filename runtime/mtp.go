@@ -98,15 +98,9 @@ func (d *mtpDrafter) propose(s *mtpSeq, tokens []int32, k int, confidence float6
 	if s.done+len(s.hidden)/d.hid < last || s.done >= last || k <= 0 || !d.kv.Grow(s.cache, last+k-1) {
 		return buf, nil
 	}
-	var logits []float32
-	var err error
-	for s.done < last {
-		n := min(last-s.done, d.state.MaxRows())
-		if logits, err = d.forward(s.cache, tokens[s.done+1:s.done+1+n], s.done, s.hidden[:n*d.hid]); err != nil {
-			return buf, err
-		}
-		s.hidden = append(s.hidden[:0], s.hidden[n*d.hid:]...)
-		s.done += n
+	logits, err := d.catchUp(s, tokens, last)
+	if err != nil {
+		return buf, err
 	}
 	for {
 		id, sure := pick(logits, d.vocab, confidence, &d.probs)
@@ -119,6 +113,40 @@ func (d *mtpDrafter) propose(s *mtpSeq, tokens []int32, k int, confidence float6
 			return buf, err
 		}
 	}
+}
+
+// catchUp runs s's MTP rows up to position end (whose hidden states are
+// kept, and whose next tokens are in tokens) in chunks of the state's
+// rows, and returns the logits of the last row. The cache has room.
+func (d *mtpDrafter) catchUp(s *mtpSeq, tokens []int32, end int) ([]float32, error) {
+	var logits []float32
+	var err error
+	for s.done < end {
+		n := min(end-s.done, d.state.MaxRows())
+		if logits, err = d.forward(s.cache, tokens[s.done+1:s.done+1+n], s.done, s.hidden[:n*d.hid]); err != nil {
+			return nil, err
+		}
+		s.hidden = append(s.hidden[:0], s.hidden[n*d.hid:]...)
+		s.done += n
+	}
+	return logits, nil
+}
+
+// drain runs the full chunks of s's kept rows whose next tokens are known,
+// so that a long prompt's hidden states are not all kept until its first
+// proposal. It reports false when the MTP layer cannot go on.
+func (d *mtpDrafter) drain(s *mtpSeq, tokens []int32) bool {
+	rows := d.state.MaxRows()
+	end := min(s.done+len(s.hidden)/d.hid, len(tokens)-1)
+	end = s.done + (end-s.done)/rows*rows
+	if end <= s.done {
+		return true
+	}
+	if !d.kv.Grow(s.cache, end) {
+		return false
+	}
+	_, err := d.catchUp(s, tokens, end)
+	return err == nil
 }
 
 // forward runs rows of tokens at positions pos… with the main model's
@@ -163,8 +191,19 @@ func (e *Engine) keepHidden(dec []*runningSeq, p *runningSeq, chunk int) {
 	if chunk > 0 {
 		if s := e.mtpSeqOf(p); s != nil {
 			s.keep(hs[i*hid:(i+chunk)*hid], p.done, hid)
+			if !e.spec.mtp.drain(s, p.tokens) {
+				e.dropMTP(p)
+			}
 		}
 	}
+}
+
+// dropMTP ends r's drafting with the MTP layer (it decodes without
+// speculation from then on).
+func (e *Engine) dropMTP(r *runningSeq) {
+	sr := e.spec.runs[r]
+	e.spec.mtp.kv.Drop(sr.mseq.cache)
+	sr.mseq, sr.p.draft = nil, 0
 }
 
 // mtpFor asks the MTP layer for k tokens to follow r; none when it fails
@@ -172,8 +211,7 @@ func (e *Engine) keepHidden(dec []*runningSeq, p *runningSeq, chunk int) {
 func (e *Engine) mtpFor(r *runningSeq, sr *specRun, k int) []int32 {
 	out, err := e.spec.mtp.propose(sr.mseq, r.tokens, k, sr.p.confidence, sr.draft)
 	if err != nil {
-		e.spec.mtp.kv.Drop(sr.mseq.cache)
-		sr.mseq, sr.p.draft = nil, 0
+		e.dropMTP(r)
 		return out[:0]
 	}
 	return out

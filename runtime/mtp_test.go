@@ -156,3 +156,32 @@ func TestMTPDraftRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestMTPDrain checks that a prompt's hidden states do not all wait for
+// its first proposal: the MTP layer runs the full chunks of its state's
+// rows as they come, keeping fewer than a chunk, and generation with
+// small batches gives plain decoding's tokens.
+func TestMTPDrain(t *testing.T) {
+	dir := writeMTPDir(t)
+	e, err := Load(t.Context(), dir, Options{Threads: 2, Ctx: 256, Batch: 8, Spec: SpecOptions{Draft: MTPDraft, DraftTokens: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	d, hid := e.spec.mtp, e.cfg.HiddenSize
+	rows := d.state.MaxRows()
+	s := &mtpSeq{cache: d.kv.Arena().NewCache()}
+	defer d.kv.Drop(s.cache)
+	tokens := make([]int32, 3*rows+2)
+	s.keep(make([]float32, (3*rows-1)*hid), 0, hid)
+	if !d.drain(s, tokens) || s.done != 2*rows || len(s.hidden) != (rows-1)*hid {
+		t.Errorf("after drain: %d rows run, %d kept; want %d and %d", s.done, len(s.hidden)/hid, 2*rows, rows-1)
+	}
+	prompt := mtpPrompts(t, 1)[0]
+	plain, err := Load(t.Context(), dir, Options{Threads: 2, Ctx: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	sameStream(t, "small batches", generateAll(e, []Request{prompt})[0], generateAll(plain, []Request{prompt})[0])
+}
