@@ -265,6 +265,7 @@ func runServe(cmd *cobra.Command, o serveOptions, models []string) error {
 	}
 	loader := newServeLoader(ropt, hc, catalog.Options{Named: models, ModelsDir: o.modelsDir,
 		AllowPaths: o.allowPaths, AllowPull: o.allowPull})
+	loader.log = log
 	srv := server.New(loader, server.Options{APIKey: o.apiKey, AllowedHosts: o.hostList(), CORSOrigins: o.cors, MaxConns: o.maxConns, MaxBody: o.maxBody,
 		SSEKeepAlive: o.sseKeepAlive, MaxLoaded: o.maxLoaded, KeepAlive: o.keepAlive,
 		Fingerprint: "fp_mlx_" + build.Version, Version: build.Version, Log: log, ResponseStore: &respStore, ConversationStore: &convStore,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/mlxrun/mlx/models/catalog"
 	"github.com/mlxrun/mlx/models/hub"
@@ -17,7 +18,8 @@ type serveLoader struct {
 	opt       runtime.Options
 	hub       *hub.Client // nil: nothing is pulled
 	catalog   *catalog.Catalog
-	allowPull bool // requests may pull models not in the cache
+	allowPull bool         // requests may pull models not in the cache
+	log       *slog.Logger // where a GPU's share of a loaded model is said; nil: nowhere
 }
 
 // newServeLoader returns a loader of the models co allows, pulling through
@@ -54,6 +56,9 @@ func (l *serveLoader) Load(ctx context.Context, id string) (server.Model, error)
 	e, err := runtime.Load(ctx, path, l.opt)
 	if err != nil {
 		return nil, err
+	}
+	if info := e.Info(); info.Offload != "" && l.log != nil {
+		l.log.Info("device", "model", id, "device", info.Device, "split", info.Offload)
 	}
 	em, err := server.NewEngineModel(e)
 	if err != nil {
