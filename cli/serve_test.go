@@ -191,16 +191,16 @@ func TestEngineModel(t *testing.T) {
 	if info.Context != 256 || info.VocabSize != 151936 || info.ToolFormat != "hermes" || info.Format != "safetensors" {
 		t.Errorf("info %+v", info)
 	}
-	text, err := m.RenderChat([]server.ChatMessage{{Role: "user", Content: "Hi"}}, server.ChatOptions{AddGenerationPrompt: true})
+	text, err := m.RenderChat(context.Background(), []server.ChatMessage{{Role: "user", Content: "Hi"}}, server.ChatOptions{AddGenerationPrompt: true})
 	if err != nil || !strings.HasSuffix(text, "<|im_start|>assistant\n") {
 		t.Errorf("rendered %q, %v", text, err)
 	}
-	cont, err := m.RenderChat([]server.ChatMessage{{Role: "user", Content: "Hi"}, {Role: "assistant", Content: "Hel"}},
+	cont, err := m.RenderChat(context.Background(), []server.ChatMessage{{Role: "user", Content: "Hi"}, {Role: "assistant", Content: "Hel"}},
 		server.ChatOptions{AddGenerationPrompt: true, ContinueFinalMessage: true})
 	if err != nil || !strings.HasSuffix(cont, "Hel") {
 		t.Errorf("continue_final_message rendered %q, %v", cont, err)
 	}
-	own, err := m.RenderChat([]server.ChatMessage{{Role: "user", Content: "Hi"}},
+	own, err := m.RenderChat(context.Background(), []server.ChatMessage{{Role: "user", Content: "Hi"}},
 		server.ChatOptions{Template: "{% for m in messages %}{{ m.content }}{% endfor %}{{ eos_token }}"})
 	if err != nil || own != "Hi<|im_end|>" {
 		t.Errorf("request template rendered %q, %v", own, err)

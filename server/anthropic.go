@@ -30,7 +30,9 @@ func (s *Server) handleMessages(c *call) {
 		writeAnthropicError(c.rc, anthropicError(err))
 		return
 	}
-	g, err := s.newMessagesGen(m, req)
+	ctx, stop := watchClient(s.base, c.rc.Conn())
+	g, err := s.newMessagesGen(ctx, m, req)
+	stop()
 	if err != nil {
 		release()
 		writeAnthropicError(c.rc, anthropicError(err))
@@ -83,7 +85,9 @@ func (s *Server) handleCountTokens(c *call) {
 		return
 	}
 	defer release()
-	r, err := messagesPlan(req).renderPrompt(m)
+	ctx, stop := watchClient(s.base, c.rc.Conn())
+	r, err := messagesPlan(req).renderPrompt(ctx, m)
+	stop()
 	if err != nil {
 		writeAnthropicError(c.rc, anthropicError(err))
 		return
@@ -93,9 +97,9 @@ func (s *Server) handleCountTokens(c *call) {
 
 // newMessagesGen prepares the plan of a request, with the Messages
 // encoder of its stream.
-func (s *Server) newMessagesGen(m Model, req *anthropic.Request) (*messagesGen, error) {
+func (s *Server) newMessagesGen(ctx context.Context, m Model, req *anthropic.Request) (*messagesGen, error) {
 	g := &messagesGen{stopSeqs: req.StopSequences}
-	st, err := s.prepare(m, messagesPlan(req), g)
+	st, err := s.prepare(ctx, m, messagesPlan(req), g)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -259,7 +260,7 @@ func TestCountTokens(t *testing.T) {
 		InputTokens int `json:"input_tokens"`
 	}
 	ts.post(t, "/v1/messages/count_tokens", body, http.StatusOK, &n)
-	text, err := f.RenderChat(f.lastMsgs, f.lastOpt)
+	text, err := f.RenderChat(context.Background(), f.lastMsgs, f.lastOpt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -19,8 +20,8 @@ func (s *Server) handleChat(c *call) {
 		writeError(c.rc, perr)
 		return
 	}
-	serveGeneration(s, c, req.Model, req.Stream, func(m Model) (generation[openai.ChatCompletion], aggregator[openai.ChatCompletion], error) {
-		g, err := s.newChatGen(m, req)
+	serveGeneration(s, c, req.Model, req.Stream, func(ctx context.Context, m Model) (generation[openai.ChatCompletion], aggregator[openai.ChatCompletion], error) {
+		g, err := s.newChatGen(ctx, m, req)
 		return g, &chatAggregator{logprobs: req.Logprobs, gen: g}, chatNames.openai(err)
 	})
 }
@@ -83,10 +84,10 @@ func modelNotFound(model string, err error) error {
 
 // newChatGen prepares the plan of a request, with the chat completions
 // encoder of its stream.
-func (s *Server) newChatGen(m Model, req *openai.ChatRequest) (*chatGen, error) {
+func (s *Server) newChatGen(ctx context.Context, m Model, req *openai.ChatRequest) (*chatGen, error) {
 	g := &chatGen{id: newID("chatcmpl-", 29), created: time.Now().Unix(), model: req.Model, fingerprint: s.opt.Fingerprint,
 		req: req, tokens: newTokenTexts(m)}
-	st, err := s.prepare(m, chatPlan(req), g)
+	st, err := s.prepare(ctx, m, chatPlan(req), g)
 	if err != nil {
 		return nil, err
 	}

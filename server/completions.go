@@ -15,13 +15,13 @@ func (s *Server) handleCompletions(c *call) {
 		writeError(c.rc, perr)
 		return
 	}
-	serveGeneration(s, c, req.Model, req.Stream, func(m Model) (generation[openai.Completion], aggregator[openai.Completion], error) {
+	serveGeneration(s, c, req.Model, req.Stream, func(ctx context.Context, m Model) (generation[openai.Completion], aggregator[openai.Completion], error) {
 		if req.Suffix != nil && *req.Suffix != "" {
 			if err := fillPrompts(m, req, nil, "", "suffix"); err != nil {
 				return nil, nil, err
 			}
 		}
-		g, err := s.newCompletionGen(m, req)
+		g, err := s.newCompletionGen(ctx, m, req)
 		return g, &completionAggregator{gen: g}, chatNames.openai(err)
 	})
 }
@@ -61,7 +61,7 @@ type completionGen struct {
 
 // newCompletionGen decodes a completions request into a plan of its
 // prompts and prepares it, with the completions encoder of its stream.
-func (s *Server) newCompletionGen(m Model, req *openai.CompletionRequest) (*completionGen, error) {
+func (s *Server) newCompletionGen(ctx context.Context, m Model, req *openai.CompletionRequest) (*completionGen, error) {
 	if rm, ok := m.(*remoteModel); ok {
 		return nil, openai.Invalid("model", openai.CodeInvalidValue,
 			"%s is served by the upstream %s: /v1/completions is not forwarded; use /v1/chat/completions.", rm.id, rm.up.Name())
@@ -86,7 +86,7 @@ func (s *Server) newCompletionGen(m Model, req *openai.CompletionRequest) (*comp
 		g.prompts = append(g.prompts, cp)
 		p.prompts = append(p.prompts, planPrompt{ids: cp.ids, key: rp.Param})
 	}
-	st, err := s.prepare(m, p, g)
+	st, err := s.prepare(ctx, m, p, g)
 	if err != nil {
 		return nil, err
 	}

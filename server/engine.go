@@ -81,12 +81,12 @@ func (m *EngineModel) Close() error { return m.e.Close() }
 
 // RenderChat implements Model with the model's chat template, or the one
 // that came with the request.
-func (m *EngineModel) RenderChat(msgs []ChatMessage, opt ChatOptions) (string, error) {
-	return renderChat(m.chat, msgs, opt)
+func (m *EngineModel) RenderChat(ctx context.Context, msgs []ChatMessage, opt ChatOptions) (string, error) {
+	return renderChat(ctx, m.chat, msgs, opt)
 }
 
 // renderChat renders messages with a chat model's templates.
-func renderChat(cm *chatmodel.Model, msgs []ChatMessage, opt ChatOptions) (string, error) {
+func renderChat(ctx context.Context, cm *chatmodel.Model, msgs []ChatMessage, opt ChatOptions) (string, error) {
 	parsed, err := templateMessages(msgs)
 	if err != nil {
 		return "", err
@@ -96,7 +96,7 @@ func renderChat(cm *chatmodel.Model, msgs []ChatMessage, opt ChatOptions) (strin
 	if cm.Templates() == nil && opt.Template == "" && cm.Err() == nil {
 		return "", fmt.Errorf("%w: the model has none; use /v1/completions, or use_raw_prompt", chat.ErrNoTemplate)
 	}
-	text, err := cm.Render(context.Background(), in, opt.Template)
+	text, err := cm.Render(ctx, in, opt.Template)
 	if err != nil {
 		if msg, ok := chat.RaisedMessage(err); ok {
 			return "", errors.New(msg)

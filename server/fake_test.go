@@ -78,7 +78,7 @@ func (f *fakeModel) Detokenize(ids []int32, skipSpecial bool) string {
 	return b.String()
 }
 
-func (f *fakeModel) RenderChat(msgs []ChatMessage, opt ChatOptions) (string, error) {
+func (f *fakeModel) RenderChat(_ context.Context, msgs []ChatMessage, opt ChatOptions) (string, error) {
 	f.mu.Lock()
 	f.lastOpt, f.lastMsgs = opt, msgs
 	f.mu.Unlock()

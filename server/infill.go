@@ -26,7 +26,7 @@ func (s *Server) handleInfill(c *call) {
 	in := fimInput{prefix: *req.InputPrefix, suffix: *req.InputSuffix, extra: req.Extra, prompt: deref(req.Prompt), param: "input_suffix"}
 	if req.NoTokens() {
 		// Editors send these to warm the server up: nothing to generate.
-		s.answerWith(c, name, func(m Model) (any, error) {
+		s.answerWith(c, name, func(_ context.Context, m Model) (any, error) {
 			ids, err := fimPrompt(m, in, m.Info().Context, 0)
 			return llamacpp.Completion{Stop: true, Model: name, StopType: "limit", TokensEvaluated: len(ids)}, err
 		})
@@ -38,8 +38,8 @@ func (s *Server) handleInfill(c *call) {
 	if req.Stream {
 		cr.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
 	}
-	gen, agg, release, ok := startGeneration(s, c, name, func(m Model) (generation[openai.Completion], aggregator[openai.Completion], error) {
-		g, err := s.newFillGen(m, cr, in)
+	gen, agg, release, ok := startGeneration(s, c, name, func(ctx context.Context, m Model) (generation[openai.Completion], aggregator[openai.Completion], error) {
+		g, err := s.newFillGen(ctx, m, cr, in)
 		return g, &infillAggregator{completionAggregator: completionAggregator{gen: g}}, err
 	})
 	if !ok {
@@ -60,12 +60,12 @@ func (s *Server) handleInfill(c *call) {
 
 // newFillGen prepares a completion whose prompt is the fill-in-the-middle
 // prompt of in.
-func (s *Server) newFillGen(m Model, req *openai.CompletionRequest, in fimInput) (*completionGen, error) {
+func (s *Server) newFillGen(ctx context.Context, m Model, req *openai.CompletionRequest, in fimInput) (*completionGen, error) {
 	req.Prompts, req.Suffix = []openai.Prompt{{Text: in.prefix, Param: "input_prefix"}}, &in.suffix
 	if err := fillPrompts(m, req, in.extra, in.prompt, "input_suffix"); err != nil {
 		return nil, err
 	}
-	return s.newCompletionGen(m, req)
+	return s.newCompletionGen(ctx, m, req)
 }
 
 // fillPrompts makes the prompts of a completions request with a suffix

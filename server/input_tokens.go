@@ -38,7 +38,9 @@ func (s *Server) countInputTokens(c *call, req *openai.ResponseRequest) (int, er
 		return 0, err
 	}
 	defer release()
-	r, err := pl.renderText(m)
+	ctx, stop := watchClient(s.base, c.rc.Conn())
+	r, err := pl.renderText(ctx, m)
+	stop()
 	if err != nil {
 		return 0, err
 	}

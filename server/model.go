@@ -31,7 +31,7 @@ type Model interface {
 	// Detokenize decodes ids; skipSpecial drops special tokens.
 	Detokenize(ids []int32, skipSpecial bool) string
 	// RenderChat applies the model's chat template.
-	RenderChat(msgs []ChatMessage, opt ChatOptions) (string, error)
+	RenderChat(ctx context.Context, msgs []ChatMessage, opt ChatOptions) (string, error)
 	// Close releases the model.
 	Close() error
 }

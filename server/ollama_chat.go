@@ -120,7 +120,10 @@ func (s *Server) serveOllama(c *call, model string, chat bool, d ollama.Decoded,
 	}
 	s.keepAlive(id, d.KeepAlive)
 	g := &ollamaGen{model: model, chat: chat, start: c.start}
-	if g.st, err = s.prepare(m, p, g); err != nil {
+	ctx, stop := watchClient(s.base, c.rc.Conn())
+	g.st, err = s.prepare(ctx, m, p, g)
+	stop()
+	if err != nil {
 		release()
 		writeOllamaError(c.rc, err)
 		return

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"strings"
 
 	"github.com/mlxrun/mlx/runtime"
@@ -21,7 +22,7 @@ type promptPlan struct {
 
 // renderText renders the prompt text of p for m, as generation would, and
 // decides the output's syntax and constraint on the way.
-func (p *plan) renderText(m Model) (*promptPlan, error) {
+func (p *plan) renderText(ctx context.Context, m Model) (*promptPlan, error) {
 	info := m.Info()
 	r := &promptPlan{syntax: toolSyntax(p.choice, info.ToolFormat), ctxLen: info.Context}
 	var err error
@@ -29,7 +30,7 @@ func (p *plan) renderText(m Model) (*promptPlan, error) {
 		return nil, err
 	}
 	r.kwargs = thinkingKwargs(p.kwargs, !r.spec.Empty())
-	if r.text, err = p.prompt(m, r.kwargs); err != nil {
+	if r.text, err = p.prompt(ctx, m, r.kwargs); err != nil {
 		return nil, err
 	}
 	if n := p.numCtx; n != nil && (r.ctxLen == 0 || *n < r.ctxLen) {
@@ -40,11 +41,11 @@ func (p *plan) renderText(m Model) (*promptPlan, error) {
 
 // renderPrompt renders the prompt of p for m and tokenizes it; the
 // tokens are checked against the context.
-func (p *plan) renderPrompt(m Model) (*promptPlan, error) {
+func (p *plan) renderPrompt(ctx context.Context, m Model) (*promptPlan, error) {
 	if p.fill != nil {
 		return p.fillPrompt(m)
 	}
-	r, err := p.renderText(m)
+	r, err := p.renderText(ctx, m)
 	if err != nil {
 		return nil, err
 	}
@@ -70,14 +71,14 @@ func (p *plan) fillPrompt(m Model) (*promptPlan, error) {
 // prepare renders the prompt of p for m and makes the engine's requests of
 // its choices: the one path from a plan to the engine, whatever the API.
 // What the choices generate is parsed and goes to enc.
-func (s *Server) prepare(m Model, p *plan, enc encoder) (*genStream, error) {
+func (s *Server) prepare(ctx context.Context, m Model, p *plan, enc encoder) (*genStream, error) {
 	if rm, ok := m.(*remoteModel); ok {
 		return s.prepareRemote(rm, p, enc)
 	}
 	if err := checkScorer(m, p.promptLogprobs); err != nil {
 		return nil, err
 	}
-	r, prompts, err := p.promptsFor(m)
+	r, prompts, err := p.promptsFor(ctx, m)
 	if err != nil {
 		return nil, err
 	}
@@ -127,9 +128,9 @@ func (s *Server) prepare(m Model, p *plan, enc encoder) (*genStream, error) {
 
 // promptsFor returns the prompt of p for m, or its prompts given as
 // tokens, checked against the context.
-func (p *plan) promptsFor(m Model) (*promptPlan, [][]int32, error) {
+func (p *plan) promptsFor(ctx context.Context, m Model) (*promptPlan, [][]int32, error) {
 	if p.prompts == nil {
-		r, err := p.renderPrompt(m)
+		r, err := p.renderPrompt(ctx, m)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -175,7 +176,7 @@ func (p *plan) constraint(syntax toolparse.Format) (constrain.Spec, error) {
 // prompt renders the conversation of p with the model's chat template (or
 // the request's) and the template variables kwargs, or returns its raw
 // prompt.
-func (p *plan) prompt(m Model, kwargs map[string]any) (string, error) {
+func (p *plan) prompt(ctx context.Context, m Model, kwargs map[string]any) (string, error) {
 	if p.format.mentionJSON && !mentionsJSON(p.msgs) {
 		return "", planErr(keyJSONWord, openai.CodeInvalidValue, "%s must contain the word 'json' in some form to use %s of type 'json_object'.", paramKey(keyMessages), paramKey(keyFormat))
 	}
@@ -197,7 +198,10 @@ func (p *plan) prompt(m Model, kwargs map[string]any) (string, error) {
 			opt.Tools = append(opt.Tools, t.decl)
 		}
 	}
-	text, err := m.RenderChat(inlineToolResponses(info, msgs), opt)
+	text, err := m.RenderChat(ctx, inlineToolResponses(info, msgs), opt)
+	if err != nil && ctx.Err() != nil {
+		return "", err // the client went away or the server shuts down
+	}
 	if err != nil && opt.Template != "" {
 		return "", planErr(keyTemplate, openai.CodeInvalidValue, "The %s of the request failed on these messages: %v", paramKey(keyTemplate), err)
 	}

@@ -69,7 +69,7 @@ func (m *remoteModel) EncodePrompt(string) []int32 { return nil }
 func (m *remoteModel) Detokenize([]int32, bool) string { return "" }
 
 // RenderChat implements Model: the upstream renders its own prompts.
-func (m *remoteModel) RenderChat([]ChatMessage, ChatOptions) (string, error) {
+func (m *remoteModel) RenderChat(context.Context, []ChatMessage, ChatOptions) (string, error) {
 	return "", fmt.Errorf("%w (%s): its chat template is applied there", errRemoteOnly, m.up.Name())
 }
 

@@ -179,7 +179,7 @@ type generation[T any] interface {
 
 // serveGeneration is the flow of the generating routes: get the model,
 // prepare the generation, run its sequences into the response.
-func serveGeneration[T any](s *Server, c *call, model string, stream bool, prepare func(Model) (generation[T], aggregator[T], error)) {
+func serveGeneration[T any](s *Server, c *call, model string, stream bool, prepare func(context.Context, Model) (generation[T], aggregator[T], error)) {
 	run, agg, release, ok := startGeneration(s, c, model, prepare)
 	if ok {
 		respond(s, c, stream, agg, release, run)
@@ -189,13 +189,15 @@ func serveGeneration[T any](s *Server, c *call, model string, stream bool, prepa
 // startGeneration gets the model and prepares the generation: it returns
 // how to run it into a delivery, the aggregator of a whole response, and
 // the release of the model; or it answers the error and returns false.
-func startGeneration[T any](s *Server, c *call, model string, prepare func(Model) (generation[T], aggregator[T], error)) (func(context.Context, delivery[T]) error, aggregator[T], func(), bool) {
+func startGeneration[T any](s *Server, c *call, model string, prepare func(context.Context, Model) (generation[T], aggregator[T], error)) (func(context.Context, delivery[T]) error, aggregator[T], func(), bool) {
 	m, id, release, err := s.acquire(c, model)
 	if err != nil {
 		writeError(c.rc, apiError(err))
 		return nil, nil, nil, false
 	}
-	g, agg, err := prepare(m)
+	ctx, stop := watchClient(s.base, c.rc.Conn())
+	g, agg, err := prepare(ctx, m)
+	stop()
 	if err != nil {
 		release()
 		writeError(c.rc, apiError(err))

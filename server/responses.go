@@ -51,7 +51,9 @@ func (s *Server) handleCreateResponse(c *call) {
 		maxCalls = 1 // soft: the calls after the first are dropped
 	}
 	b := newRespBuilder(newTokenTexts(m), pl.logprobs, maxCalls)
-	st, err := s.prepare(m, pl, b)
+	ctx, stop := watchClient(s.base, c.rc.Conn())
+	st, err := s.prepare(ctx, m, pl, b)
+	stop()
 	if err != nil {
 		release()
 		writeError(c.rc, apiError(responseNames.openai(err)))

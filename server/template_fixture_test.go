@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -23,9 +24,9 @@ type templateModel struct {
 	prompt string
 }
 
-func (m *templateModel) RenderChat(msgs []ChatMessage, opt ChatOptions) (string, error) {
-	m.fakeModel.RenderChat(msgs, opt) // records the messages and options
-	text, err := renderChat(m.chat, msgs, opt)
+func (m *templateModel) RenderChat(ctx context.Context, msgs []ChatMessage, opt ChatOptions) (string, error) {
+	m.fakeModel.RenderChat(ctx, msgs, opt) // records the messages and options
+	text, err := renderChat(ctx, m.chat, msgs, opt)
 	m.pmu.Lock()
 	m.prompt = text
 	m.pmu.Unlock()

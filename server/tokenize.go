@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -22,7 +23,7 @@ func (s *Server) handleTokenize(c *call) {
 		writeError(c.rc, perr)
 		return
 	}
-	s.answerWith(c, req.Model, func(m Model) (any, error) {
+	s.answerWith(c, req.Model, func(_ context.Context, m Model) (any, error) {
 		ids, err := tokenizeParts(m, req.Content, req.AddSpecial, req.SpecialParsed())
 		if err != nil || !req.WithPieces {
 			return llamacpp.TokenizeResponse{Tokens: ids}, err
@@ -80,7 +81,7 @@ func (s *Server) handleDetokenize(c *call) {
 		writeError(c.rc, perr)
 		return
 	}
-	s.answerWith(c, req.Model, func(m Model) (any, error) {
+	s.answerWith(c, req.Model, func(_ context.Context, m Model) (any, error) {
 		vocab := m.Info().VocabSize
 		for i, id := range req.Tokens {
 			if id < 0 || (vocab > 0 && int(id) >= vocab) {
@@ -103,8 +104,8 @@ func (s *Server) handleApplyTemplate(c *call) {
 		writeError(c.rc, perr)
 		return
 	}
-	s.answerWith(c, name, func(m Model) (any, error) {
-		r, err := chatPlan(req).renderText(m)
+	s.answerWith(c, name, func(ctx context.Context, m Model) (any, error) {
+		r, err := chatPlan(req).renderText(ctx, m)
 		if err != nil {
 			return nil, chatNames.openai(err)
 		}
@@ -116,7 +117,7 @@ func (s *Server) handleApplyTemplate(c *call) {
 // makes of its model: the one it names, or the one model loaded when it
 // names none. It takes no queue place: tokenizing never waits for
 // generation.
-func (s *Server) answerWith(c *call, name string, answer func(Model) (any, error)) {
+func (s *Server) answerWith(c *call, name string, answer func(context.Context, Model) (any, error)) {
 	name, err := s.defaultModel(name)
 	if err != nil {
 		writeError(c.rc, apiError(err))
@@ -132,7 +133,9 @@ func (s *Server) answerWith(c *call, name string, answer func(Model) (any, error
 		writeError(c.rc, openai.Invalid("model", openai.CodeUnsupported, "%s is served by the upstream %s: its tokenizer and template are there, not here.", rm.id, rm.up.Name()))
 		return
 	}
-	v, err := answer(m)
+	ctx, stop := watchClient(s.base, c.rc.Conn())
+	v, err := answer(ctx, m)
+	stop()
 	if err != nil {
 		writeError(c.rc, apiError(err))
 		return

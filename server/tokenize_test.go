@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -117,7 +118,7 @@ func TestApplyTemplate(t *testing.T) {
 	body := `{"model":"q","messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi"}]}`
 	var out llamacpp.ApplyTemplateResponse
 	ts.post(t, "/apply-template", body, http.StatusOK, &out)
-	want, err := m.RenderChat([]ChatMessage{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "Hi"}},
+	want, err := m.RenderChat(context.Background(), []ChatMessage{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "Hi"}},
 		ChatOptions{AddGenerationPrompt: true})
 	if err != nil || out.Prompt != want {
 		t.Errorf("apply-template: %q, want %q (%v)", out.Prompt, want, err)
