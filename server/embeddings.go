@@ -23,23 +23,31 @@ type Embedder interface {
 
 // handleEmbeddings serves POST /v1/embeddings.
 func (s *Server) handleEmbeddings(c *call) {
-	req, perr := openai.ParseEmbedding(c.rc.PostBody())
+	serveOnModel(s, c, openai.ParseEmbedding, func(r *openai.EmbeddingRequest) string { return r.Model }, s.embed)
+}
+
+// serveOnModel is the shape of the endpoints that answer one JSON body
+// computed on one model: parse the request, acquire the model it names,
+// run, and write the result or the error.
+func serveOnModel[Req, Resp any](s *Server, c *call, parse func([]byte) (Req, *openai.Error),
+	model func(Req) string, run func(*call, Model, Req) (Resp, error)) {
+	req, perr := parse(c.rc.PostBody())
 	if perr != nil {
 		writeError(c.rc, perr)
 		return
 	}
-	m, _, release, err := s.acquire(c, req.Model)
+	m, _, release, err := s.acquire(c, model(req))
 	if err != nil {
 		writeError(c.rc, apiError(err))
 		return
 	}
 	defer release()
-	list, err := s.embed(c, m, req)
+	out, err := run(c, m, req)
 	if err != nil {
 		writeError(c.rc, apiError(err))
 		return
 	}
-	writeJSON(c.rc, http.StatusOK, list)
+	writeJSON(c.rc, http.StatusOK, out)
 }
 
 // embed tokenizes the inputs, runs them through the model together and

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"net/http"
 	"sort"
 
 	"github.com/mlxrun/mlx/server/openai"
@@ -19,23 +18,7 @@ type Reranker interface {
 
 // handleRerank serves POST /v1/rerank and /rerank.
 func (s *Server) handleRerank(c *call) {
-	req, perr := openai.ParseRerank(c.rc.PostBody())
-	if perr != nil {
-		writeError(c.rc, perr)
-		return
-	}
-	m, _, release, err := s.acquire(c, req.Model)
-	if err != nil {
-		writeError(c.rc, apiError(err))
-		return
-	}
-	defer release()
-	list, err := s.rerank(c, m, req)
-	if err != nil {
-		writeError(c.rc, apiError(err))
-		return
-	}
-	writeJSON(c.rc, http.StatusOK, list)
+	serveOnModel(s, c, openai.ParseRerank, func(r *openai.RerankRequest) string { return r.Model }, s.rerank)
 }
 
 // rerank scores every document against the query, in one batch, and
