@@ -21,13 +21,14 @@ const (
 	DeviceVulkan = "vulkan"
 )
 
-// gpu is an offload of the pool's matrix–vector products to a Vulkan device.
+// gpu is an offload of the pool's matrix products to a Vulkan device.
 type gpu struct {
 	dev     *vulkan.Device
-	mv      *vulkan.MatVec
+	mm      *vulkan.MatMul
 	mu      sync.Mutex
 	refused map[*kernels.Matrix]bool // matrices the device failed to take
 	took    atomic.Int64             // products computed on the device
+	batched atomic.Int64             // those of them with several vectors
 }
 
 // openDevice opens the device that name asks for: nil for the CPU.
@@ -50,18 +51,19 @@ func openDevice(name string) (*gpu, error) {
 		dev.Close()
 		return nil, nil
 	}
-	mv, err := vulkan.NewMatVec(dev)
+	mm, err := vulkan.NewMatMul(dev)
 	if err != nil {
 		dev.Close()
 		return nil, fmt.Errorf("%w: --device %s: %w", ErrOptions, name, err)
 	}
-	return &gpu{dev: dev, mv: mv, refused: map[*kernels.Matrix]bool{}}, nil
+	return &gpu{dev: dev, mm: mm, refused: map[*kernels.Matrix]bool{}}, nil
 }
 
-// MatVec computes the product on the device when it has a kernel for w's
-// format; a matrix the device fails on once stays on the CPU.
-func (g *gpu) MatVec(w *kernels.Matrix, x, out []float32) bool {
-	if !g.mv.Supports(w.Type) {
+// MatMul computes the product of w with n vectors on the device when it has
+// a kernel for w's format; a matrix the device fails on once stays on the
+// CPU.
+func (g *gpu) MatMul(w *kernels.Matrix, x []float32, n int, out []float32) bool {
+	if !g.mm.Supports(w.Type) {
 		return false
 	}
 	g.mu.Lock()
@@ -70,13 +72,16 @@ func (g *gpu) MatVec(w *kernels.Matrix, x, out []float32) bool {
 	if refused {
 		return false
 	}
-	if err := g.mv.MatVec(w, x, out); err != nil {
+	if err := g.mm.MatMul(w, x, n, out); err != nil {
 		g.mu.Lock()
 		g.refused[w] = true
 		g.mu.Unlock()
 		return false
 	}
 	g.took.Add(1)
+	if n > 1 {
+		g.batched.Add(1)
+	}
 	return true
 }
 
@@ -86,21 +91,21 @@ func (g *gpu) describe() (device, fallback string) {
 		return "CPU", ""
 	}
 	info := g.dev.Info()
-	formats := make([]string, 0, 2)
+	var formats []string
 	for _, t := range vulkan.Formats() {
 		formats = append(formats, t.String())
 	}
 	device = fmt.Sprintf("Vulkan %s (%v)", info.Name, info.Type)
-	fallback = "on the Vulkan device: the matrix–vector products of decoding one sequence with " +
-		strings.Join(formats, " or ") + " weights; on the CPU: prompt batches, attention, norms, RoPE, " +
-		"activations, mixtures of experts, sampling and the weights of other formats"
+	fallback = "on the Vulkan device: the matrix products of decoding and of prompt batches with " +
+		strings.Join(formats, ", ") + " weights; on the CPU: attention, norms, RoPE, " +
+		"activations, expert routing, sampling and the weights of other formats"
 	return device, fallback
 }
 
 // close frees the device.
 func (g *gpu) close() {
 	if g != nil {
-		g.mv.Close()
+		g.mm.Close()
 		g.dev.Close()
 	}
 }

@@ -50,7 +50,7 @@ func loadOnVulkan(t *testing.T, elem ...string) *Engine {
 
 // TestDeviceVulkanDecodes checks that decoding on the Vulkan device gives
 // the CPU's greedy tokens for F16 weights (both sum float32 activations),
-// and that the decode products ran on the device.
+// and that the products of the prompt and of decoding ran on the device.
 func TestDeviceVulkanDecodes(t *testing.T) {
 	for _, file := range []string{"llama-tiny-F16.gguf", "llama-tiny-Q8_0.gguf"} {
 		t.Run(file, func(t *testing.T) {
@@ -68,10 +68,13 @@ func TestDeviceVulkanDecodes(t *testing.T) {
 			if n := gpu.gpu.took.Load(); n == 0 {
 				t.Fatal("no product ran on the Vulkan device")
 			}
+			if n := gpu.gpu.batched.Load(); n == 0 {
+				t.Fatal("no product of the prompt's batch ran on the Vulkan device")
+			}
 			if file == "llama-tiny-F16.gguf" && !slices.Equal(got, want) {
 				t.Errorf("Vulkan decoded %v, the CPU %v", got, want)
 			}
-			t.Logf("%d products on the device; tokens %v (CPU %v)", gpu.gpu.took.Load(), got, want)
+			t.Logf("%d products on the device, %d of them batched; tokens %v (CPU %v)", gpu.gpu.took.Load(), gpu.gpu.batched.Load(), got, want)
 		})
 	}
 }

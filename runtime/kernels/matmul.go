@@ -68,10 +68,10 @@ func (p *Pool) MatMuls(ws []*Matrix, x []float32, n int, outs [][]float32) {
 			panic(fmt.Sprintf("kernels: MatMul %v %d×%d with n=%d: len(x)=%d, len(out)=%d too short", w.Type, w.Rows, w.Cols, n, len(x), len(outs[i])))
 		}
 	}
-	if n == 1 && p.offload != nil {
+	if p.offload != nil {
 		var left [maxParts]*Matrix
 		var leftOuts [maxParts][]float32
-		if ws, outs = p.offloaded(ws, x, outs, left[:0], leftOuts[:0]); len(ws) == 0 {
+		if ws, outs = p.offloaded(ws, x, n, outs, left[:0], leftOuts[:0]); len(ws) == 0 {
 			return
 		}
 	}

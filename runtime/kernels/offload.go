@@ -1,23 +1,24 @@
 package kernels
 
-// Offload computes matrix–vector products on another device, such as a GPU.
-// MatVec computes out[r] = Σ_k W[r,k]·x[k] for the rows of w and reports
-// whether it did; when it did not (a weight format it has no kernel for, or
-// a failure), the pool computes the product itself.
+// Offload computes matrix products on another device, such as a GPU.
+// MatMul computes out[i*w.Rows + r] = Σ_k W[r,k]·x[i*w.Cols + k] for i < n
+// and reports whether it did; when it did not (a weight format it has no
+// kernel for, or a failure), the pool computes the product itself.
 type Offload interface {
-	MatVec(w *Matrix, x, out []float32) bool
+	MatMul(w *Matrix, x []float32, n int, out []float32) bool
 }
 
-// SetOffload routes the single-vector products of MatMul and MatMuls (n = 1,
-// the matrix–vector products of decoding one sequence) to o; nil routes
-// none. Call it before the pool is used.
+// SetOffload routes the products of MatMul and MatMuls to o, which takes
+// those it can: the matrix–vector products of decoding (n = 1) and the
+// matrix–matrix ones of prompt chunks and batches. nil routes none. Call it
+// before the pool is used.
 func (p *Pool) SetOffload(o Offload) { p.offload = o }
 
 // offloaded gives each product to the offload and appends the matrices and
 // outputs it did not take, in order, to left and leftOuts.
-func (p *Pool) offloaded(ws []*Matrix, x []float32, outs [][]float32, left []*Matrix, leftOuts [][]float32) ([]*Matrix, [][]float32) {
+func (p *Pool) offloaded(ws []*Matrix, x []float32, n int, outs [][]float32, left []*Matrix, leftOuts [][]float32) ([]*Matrix, [][]float32) {
 	for i, w := range ws {
-		if !p.offload.MatVec(w, x[:w.Cols], outs[i][:w.Rows]) {
+		if !p.offload.MatMul(w, x[:n*w.Cols], n, outs[i][:n*w.Rows]) {
 			left, leftOuts = append(left, w), append(leftOuts, outs[i])
 		}
 	}

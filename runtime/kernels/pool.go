@@ -34,7 +34,7 @@ type Pool struct {
 	mm      matmulJob
 	scratch []*workerScratch // per worker id
 
-	offload Offload // single-vector products computed elsewhere, or nil
+	offload Offload // computes the products it can elsewhere, or nil
 }
 
 // poolWorker is the parking place of one started goroutine.

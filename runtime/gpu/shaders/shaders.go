@@ -9,16 +9,43 @@ import _ "embed"
 
 //go:generate sh generate.sh
 
-// Every kernel reads its weights at binding 0 (32-bit words), the input
-// vector at binding 1 and writes the output at binding 2 (float32), with the
-// push constants {rows, cols uint32}.
+// Every kernel computes y[i*rows + r] = Σ_k W[r,k]·x[i*cols + k] for n
+// float32 input vectors: it reads the weights at binding 0 (32-bit words, in
+// their stored format), the inputs at binding 1 and writes the float32
+// outputs at binding 2, with the push constants {rows, cols, n uint32}.
+// cols is a multiple of the format's block (32, or 256 for the K-quants).
 
-// MatVecF16 is y = W·x for a row-major F16 matrix.
+// MatMulF32 is the product with row-major float32 weights.
 //
-//go:embed matvec_f16.spv
-var MatVecF16 []byte
+//go:embed matmul_f32.spv
+var MatMulF32 []byte
 
-// MatVecQ8_0 is y = W·x for a matrix in ggml's Q8_0 blocks.
+// MatMulF16 is the product with row-major IEEE half weights.
 //
-//go:embed matvec_q8_0.spv
-var MatVecQ8_0 []byte
+//go:embed matmul_f16.spv
+var MatMulF16 []byte
+
+// MatMulBF16 is the product with row-major bfloat16 weights.
+//
+//go:embed matmul_bf16.spv
+var MatMulBF16 []byte
+
+// MatMulQ8_0 is the product with weights in ggml's Q8_0 blocks.
+//
+//go:embed matmul_q8_0.spv
+var MatMulQ8_0 []byte
+
+// MatMulQ4_0 is the product with weights in ggml's Q4_0 blocks.
+//
+//go:embed matmul_q4_0.spv
+var MatMulQ4_0 []byte
+
+// MatMulQ4_K is the product with weights in ggml's Q4_K super-blocks.
+//
+//go:embed matmul_q4_k.spv
+var MatMulQ4_K []byte
+
+// MatMulQ6_K is the product with weights in ggml's Q6_K super-blocks.
+//
+//go:embed matmul_q6_k.spv
+var MatMulQ6_K []byte
