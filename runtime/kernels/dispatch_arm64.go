@@ -34,4 +34,5 @@ func initArch(k *kernelSet, lvl int) {
 	initQuantizeNEON(k)
 	initQdotNEON(k, lvl)
 	initAffineNEON(k)
+	initKVQuantNEON(k)
 }

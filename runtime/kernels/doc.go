@@ -44,7 +44,8 @@
 //	RMSNorm, softmax, scale, add          ops.go                -                     -
 //	GELU, GELU·up, softcap                act.go                -                     -
 //	attention over a KV cache block       attn.go               attn_amd64.s          -
-//	attention over Q8_0/Q4_0 cache rows   kvquant.go            kvquant_amd64.s       qdot_arm64.s
+//	attention over Q8_0/Q4_0 cache rows   kvquant.go            kvquant_amd64.s       kvquant_arm64.s
+//	  (asm wrappers; arm64 scores)        kvquant_asm.go        -                     qdot_arm64.s
 //	activations to Q8_0, Q8_1, Q8_K       quantize.go           quantize_amd64.s      quantize_arm64.s
 //	activations for packed K-quants       quantizekp.go         quantizekp_amd64.s    -
 //	GGUF block decoding, Decode, Row      blocks.go dequant.go  -                     -

@@ -32,10 +32,6 @@ func initKVQuantAVX2(k *kernelSet) {
 			}
 		}
 	}
-	for i, kern := range []func(dst, p *float32, v *byte, n, nb int){accumQ8_0AVX2, accumQ4_0AVX2} {
-		k.accumQ[i] = func(dst, p []float32, v []byte) { kern(&dst[0], &p[0], &v[0], len(p), len(dst)/qk) }
-	}
-	for i, kern := range []func(dst *float32, src *byte, nb int){decodeQ8_0AVX2, decodeQ4_0AVX2} {
-		k.decodeQ[i] = func(dst []float32, src []byte) { kern(&dst[0], &src[0], len(dst)/qk) }
-	}
+	installKVQuant(k, [2]func(dst, p *float32, v *byte, n, nb int){accumQ8_0AVX2, accumQ4_0AVX2},
+		[2]func(dst *float32, src *byte, nb int){decodeQ8_0AVX2, decodeQ4_0AVX2})
 }
