@@ -11,7 +11,9 @@
 #
 # N defaults to 16 and P to 128. Environment: MLX (the mlx binary, default
 # mlx), THREADS (2), REPS (3), POOLING (last), BATCH (512: the tokens of one
-# forward pass on both sides, llama-server's -ub). Needs curl and jq. Run it
+# forward pass on both sides, llama-server's -ub), VOCAB (31000: the requests
+# to llama-server use token ids 1000 to VOCAB-1; set it to at most the
+# model's vocabulary size, e.g. 30522 for BERT). Needs curl and jq. Run it
 # on a quiet machine and note the load average.
 set -euo pipefail
 
@@ -28,6 +30,7 @@ threads=${THREADS:-2}
 reps=${REPS:-3}
 pooling=${POOLING:-last}
 batch=${BATCH:-512}
+vocab=${VOCAB:-31000}
 for tool in jq curl "$mlx" "$server"; do
 	command -v "$tool" >/dev/null || { echo "embed-bench: $tool not found" >&2; exit 1; }
 done
@@ -47,8 +50,8 @@ done
 # again only from its last token. (mlx bench draws random tokens; the
 # speed does not depend on which.)
 body() {
-	jq -nc --argjson n "$n" --argjson p "$p" --argjson r "$1" \
-		'{input: [range($n) as $i | [range($p) as $k | (($r * 104723 + $i * 7919 + $k * 104729) % 30000) + 1000]]}' >"$work/body.json"
+	jq -nc --argjson n "$n" --argjson p "$p" --argjson r "$1" --argjson v "$((vocab - 1000))" \
+		'{input: [range($n) as $i | [range($p) as $k | (($r * 104723 + $i * 7919 + $k * 104729) % $v) + 1000]]}' >"$work/body.json"
 }
 post() {
 	curl -sf -o /dev/null -w '%{time_total}' -H 'Content-Type: application/json' \
