@@ -199,6 +199,9 @@ func (b *binder) expertBiases(l *MoE, n *Names, i, ff, hid int) {
 	var gate, up []float32
 	if n.ExpGateUpBias != "" {
 		gu := b.tensor(layer(n.ExpGateUpBias, i), []int{ne, 2 * ff})
+		if b.err != nil {
+			return
+		}
 		gate, up = transposed(gu, ne*ff, 2, 0, 2), transposed(gu, ne*ff, 2, 1, 2)
 	} else {
 		gate, up = b.tensor(layer(n.ExpGateBias, i), []int{ne, ff}), b.tensor(layer(n.ExpUpBias, i), []int{ne, ff})

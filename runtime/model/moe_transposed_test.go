@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 
@@ -227,6 +228,23 @@ func TestTransposedExperts(t *testing.T) {
 	}
 	if l.RouterBias[1] != rBias[1] {
 		t.Errorf("router bias %v, want %v", l.RouterBias, rBias)
+	}
+}
+
+// TestExpertBiasesBadShape checks that interleaved expert biases of the
+// wrong shape (one vector instead of one row per expert) are a weights
+// error, not a panic.
+func TestExpertBiasesBadShape(t *testing.T) {
+	const ne, ff, hid = 2, 3, 5
+	f := buildST(t, []stTensor{
+		{"l.0.gate_up_proj_bias", "F32", []int{2 * ff}, f32Bytes(make([]float32, 2*ff))},
+		{"l.0.down_proj_bias", "F32", []int{ne, hid}, f32Bytes(make([]float32, ne*hid))},
+		{"l.0.router.bias", "F32", []int{ne}, f32Bytes(make([]float32, ne))},
+	})
+	b := binder{src: SafetensorsSource{M: f, Dir: "test"}}
+	b.expertBiases(&MoE{Experts: make([]Expert, ne)}, oaiNames, 0, ff, hid)
+	if !errors.Is(b.err, ErrWeights) || !strings.Contains(b.err.Error(), "gate_up_proj_bias") {
+		t.Errorf("error %v, want ErrWeights naming the tensor", b.err)
 	}
 }
 
