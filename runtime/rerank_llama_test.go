@@ -114,35 +114,7 @@ func TestRerankMatchesLlamaServer(t *testing.T) {
 // returns its scores of rerankDocs against rerankQuery, by document.
 func llamaServerRerank(t *testing.T, bin, model string) []float64 {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	var logs bytes.Buffer
-	cmd := exec.Command(bin, "-m", model, "--rerank", "--host", "127.0.0.1", "--port", fmt.Sprint(port),
-		"-c", "1024", "-b", "1024", "-ub", "1024", "-np", "1", "-t", "2", "--no-webui")
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	}()
-	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
-		if res, err := http.Get(base + "/health"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("llama-server did not start:\n%s", logs.String())
-		}
-	}
+	base := startLlamaServer(t, bin, model, "--rerank", "-c", "1024", "-b", "1024", "-ub", "1024")
 	body, _ := json.Marshal(map[string]any{"query": rerankQuery, "documents": rerankDocs, "top_n": len(rerankDocs)})
 	res, err := http.Post(base+"/v1/rerank", "application/json", bytes.NewReader(body))
 	if err != nil {
@@ -156,7 +128,7 @@ func llamaServerRerank(t *testing.T, bin, model string) []float64 {
 		} `json:"results"`
 	}
 	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || res.StatusCode != http.StatusOK {
-		t.Fatalf("llama-server /v1/rerank: status %d, %v\n%s", res.StatusCode, err, logs.String())
+		t.Fatalf("llama-server /v1/rerank: status %d, %v", res.StatusCode, err)
 	}
 	scores := make([]float64, len(rerankDocs))
 	for _, r := range out.Results {
@@ -200,4 +172,40 @@ func TestCrossEncoderRerankMatchesLlamaServer(t *testing.T) {
 		}
 	}
 	t.Logf("scores %v, llama-server %v", got, want)
+}
+
+// startLlamaServer starts llama-server (bin) on model with args on a free
+// port, waits until it is healthy and returns its base URL; the server is
+// stopped when the test ends.
+func startLlamaServer(t *testing.T, bin, model string, args ...string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	var logs bytes.Buffer
+	args = append([]string{"-m", model, "--host", "127.0.0.1", "--port", fmt.Sprint(port), "-np", "1", "-t", "2", "--no-webui"}, args...)
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		if res, err := http.Get(base + "/health"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return base
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("llama-server did not start:\n%s", logs.String())
+		}
+	}
 }

@@ -1,0 +1,235 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// unseenGolden holds llama-server's greedy tokens and top log-probabilities
+// on the unseen-structure fixtures, by variant.
+const unseenGolden = "testdata/unseen-llama-server.json"
+
+// unseenVariants are the variants of models/fixture/unseen.py: random
+// weights in the structure of released checkpoints of the Gemma 3,
+// Gemma 4, Phi-3/Phi-4 and gpt-oss families.
+var unseenVariants = []string{"gemma-3-1b", "gemma-3-4b", "gemma-4-e2b", "gemma-4-31b", "gemma-4-26b-a4b",
+	"phi-4-mini", "phi-3-mini-4k", "gpt-oss-20b"}
+
+// unseenHFDiffers names the variants whose HF directory computes
+// otherwise than its GGUF conversion, and why: the GGUF has no key for
+// what the config asks.
+var unseenHFDiffers = map[string]string{
+	"gpt-oss-20b": "YaRN without truncation (rope_scaling.truncate false, as transformers reads it); " +
+		"a GGUF file's YaRN truncates, as llama.cpp does",
+}
+
+// unseenPrompt is longer than the fixtures' sliding window of 16 tokens,
+// so local layers slide while it is read.
+const unseenPrompt = "The old lighthouse keeper climbed the stairs every evening, counting each step, " +
+	"and at the top he lit the lamp that guided the fishing boats home through the fog."
+
+// Bounds on the log-probabilities: llama.cpp rounds the activations to
+// halves before its F16 products and keeps an F16 KV cache, which mlx does
+// not, so the same F16 file agrees within unseenTolLlama (the variants
+// differ by up to 0.075 at the tokens llama-server lists); the HF
+// directory (BF16) and its F16 conversion hold the same weights and agree
+// within unseenTolGGUF. llama.cpp multiplies MXFP4 experts with
+// activations quantized to 8 bits (Q8_0), so gpt-oss agrees within
+// unseenTolMXFP4 (0.14 measured).
+const (
+	unseenTolMXFP4 = 0.25
+	unseenTolLlama = 0.1
+	unseenTolGGUF  = 0.02
+	unseenPredict  = 8
+	unseenProbs    = 5
+)
+
+type unseenRef struct {
+	Prompt []int32             `json:"prompt"`
+	Tokens []int32             `json:"tokens"`
+	Top    []map[int32]float64 `json:"top"`
+}
+
+// TestUnseenMatchesLlamaServer checks mlx on models shaped as released
+// checkpoints it was not trained against (MLX_UNSEEN_FIXTURES, the output
+// of models/fixture/unseen.sh): on each F16 GGUF conversion, the greedy
+// tokens of llama-server and its top log-probabilities at each of them
+// (stored in testdata; live, and rewritten with -update, when
+// LLAMA_BIN_DIR names a build with llama-server); and the HF directory
+// against its GGUF conversion, every log-probability of the vocabulary.
+func TestUnseenMatchesLlamaServer(t *testing.T) {
+	dir := os.Getenv("MLX_UNSEEN_FIXTURES")
+	if dir == "" {
+		t.Skip("MLX_UNSEEN_FIXTURES (the output of models/fixture/unseen.sh) is not set")
+	}
+	golden := map[string]unseenRef{}
+	if data, err := os.ReadFile(unseenGolden); err == nil {
+		if err := json.Unmarshal(data, &golden); err != nil {
+			t.Fatal(err)
+		}
+	} else if !*update {
+		t.Fatal(err)
+	}
+	server := ""
+	if bin := filepath.Join(os.Getenv("LLAMA_BIN_DIR"), "llama-server"); os.Getenv("LLAMA_BIN_DIR") != "" {
+		if _, err := os.Stat(bin); err == nil {
+			server = bin
+		}
+	}
+	if *update && server == "" {
+		t.Fatal("-update needs LLAMA_BIN_DIR, a llama.cpp build with llama-server")
+	}
+	for _, v := range unseenVariants {
+		t.Run(v, func(t *testing.T) {
+			gguf := filepath.Join(dir, v+"-F16.gguf")
+			e, err := Load(context.Background(), gguf, Options{Threads: 2, Ctx: 256})
+			if err != nil {
+				t.Fatal(err)
+			}
+			prompt := e.Chat().Encode(unseenPrompt)
+			e.Close()
+			refs := map[string]unseenRef{}
+			if g, ok := golden[v]; ok && !*update {
+				refs["stored"] = g
+			}
+			if server != "" {
+				refs["llama-server"] = llamaServerTop(t, server, gguf, prompt)
+				golden[v] = refs["llama-server"]
+			}
+			if len(refs) == 0 {
+				t.Fatalf("no stored reference for %s: run with -update", v)
+			}
+			for source, ref := range refs {
+				if !slices.Equal(ref.Prompt, prompt) {
+					t.Fatalf("%s: the reference was made for another prompt: run with -update", source)
+				}
+				tokens := append(slices.Clone(prompt), ref.Tokens...)
+				got := unseenLogprobs(t, gguf, tokens, len(prompt)-1)
+				worst, tol := 0.0, unseenTolLlama
+				if strings.HasPrefix(v, "gpt-oss") {
+					tol = unseenTolMXFP4
+				}
+				for i, top := range ref.Top {
+					if a := argmax(got[i]); a != int(ref.Tokens[i]) {
+						t.Errorf("%s, token %d: mlx's greedy token %d, llama-server's %d", source, i, a, ref.Tokens[i])
+					}
+					for id, lp := range top {
+						d := math.Abs(float64(got[i][id]) - lp)
+						worst = max(worst, d)
+						if d > tol {
+							t.Errorf("%s, token %d: log-probability of %d %.4f, llama-server %.4f", source, i, id, got[i][id], lp)
+						}
+					}
+				}
+				t.Logf("%s: tokens %v, largest |Δ log-probability| %.3g", source, ref.Tokens, worst)
+			}
+			if why, ok := unseenHFDiffers[v]; ok {
+				t.Logf("HF directory not compared with its GGUF: %s", why)
+				return
+			}
+			ref := refs["stored"]
+			if r, ok := refs["llama-server"]; ok {
+				ref = r
+			}
+			tokens := append(slices.Clone(prompt), ref.Tokens...)
+			fromGGUF := unseenLogprobs(t, gguf, tokens, len(prompt)-1)
+			fromHF := unseenLogprobs(t, filepath.Join(dir, v), tokens, len(prompt)-1)
+			worst := 0.0
+			for i := range fromHF {
+				if argmax(fromHF[i]) != argmax(fromGGUF[i]) {
+					t.Errorf("position %d: greedy token %d from the HF directory, %d from the GGUF", i, argmax(fromHF[i]), argmax(fromGGUF[i]))
+				}
+				for j := range fromHF[i] {
+					worst = max(worst, math.Abs(float64(fromHF[i][j]-fromGGUF[i][j])))
+				}
+			}
+			if worst > unseenTolGGUF {
+				t.Errorf("HF directory against its GGUF: largest |Δ log-probability| %.4f, want ≤ %v", worst, unseenTolGGUF)
+			}
+			t.Logf("HF directory against its GGUF: largest |Δ log-probability| %.3g", worst)
+		})
+	}
+	if *update {
+		out, err := json.MarshalIndent(golden, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(unseenGolden, append(out, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// unseenLogprobs loads ref and returns the log-softmax of the logits at
+// every position of tokens from from on.
+func unseenLogprobs(t *testing.T, ref string, tokens []int32, from int) [][]float32 {
+	t.Helper()
+	e, err := Load(context.Background(), ref, Options{Threads: 2, Ctx: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	var out [][]float32
+	err = e.Score(context.Background(), tokens, from, func(_ int, logits []float32) error {
+		m := float64(slices.Max(logits))
+		sum := 0.0
+		for _, l := range logits {
+			sum += math.Exp(float64(l) - m)
+		}
+		lse := float32(m + math.Log(sum))
+		lp := make([]float32, len(logits))
+		for i, l := range logits {
+			lp[i] = l - lse
+		}
+		out = append(out, lp)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out[:len(tokens)-from-1]
+}
+
+// llamaServerTop starts llama-server on model and returns its greedy
+// continuation of prompt with the top log-probabilities at each token.
+func llamaServerTop(t *testing.T, bin, model string, prompt []int32) unseenRef {
+	t.Helper()
+	base := startLlamaServer(t, bin, model, "-c", "256", "--temp", "0")
+	body, _ := json.Marshal(map[string]any{"prompt": prompt, "n_predict": unseenPredict, "n_probs": unseenProbs,
+		"temperature": 0, "cache_prompt": false, "post_sampling_probs": false})
+	res, err := http.Post(base+"/completion", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out struct {
+		Probs []struct {
+			ID  int32 `json:"id"`
+			Top []struct {
+				ID      int32   `json:"id"`
+				Logprob float64 `json:"logprob"`
+			} `json:"top_logprobs"`
+		} `json:"completion_probabilities"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("llama-server /completion: status %d, %v", res.StatusCode, err)
+	}
+	ref := unseenRef{Prompt: prompt}
+	for _, p := range out.Probs {
+		ref.Tokens = append(ref.Tokens, p.ID)
+		top := map[int32]float64{}
+		for _, c := range p.Top {
+			top[c.ID] = c.Logprob
+		}
+		ref.Top = append(ref.Top, top)
+	}
+	return ref
+}
