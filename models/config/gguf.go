@@ -90,7 +90,7 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 	m.Layers = g.uint("block_count", 0, true)
 	ffn := ggufLayerInts(g, "feed_forward_length")
 	if ffn == nil {
-		m.FFNSize = g.uint("feed_forward_length", 0, true)
+		m.FFNSize = g.uint("feed_forward_length", 0, false)
 	} else {
 		m.FFNSize = int(ffn[0])
 	}
@@ -132,6 +132,11 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 		}
 	}
 	ggufFFN(g, m, ffn)
+	if m.FFNSize == 0 && (fam.OptionalMoE || !m.allSparse()) {
+		// Only a model whose every layer is a mixture of experts has no
+		// MLP of its own, and llama.cpp reads no size for it then.
+		g.fail(g.arch+".feed_forward_length", "missing")
+	}
 	m.Pooling = ggufPooling(g)
 	m.Labels = ggufLabels(g)
 	m.BOS, m.EOS = ggufTokens(f, m.VocabSize)

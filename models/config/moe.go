@@ -36,6 +36,17 @@ func (m *Model) LayerSparse(i int) bool {
 	return e.Step <= 1 || (i+1)%e.Step == 0
 }
 
+// allSparse reports whether every layer is a mixture of experts, so that
+// the model has no MLP of its own.
+func (m *Model) allSparse() bool {
+	for i := range m.Layers {
+		if !m.LayerSparse(i) {
+			return false
+		}
+	}
+	return m.Layers > 0
+}
+
 // hfMoE reads the expert keys of a config.json, for families whose config
 // class has experts. transformers 5 names the expert count
 // num_local_experts in some classes and num_experts in others.

@@ -93,6 +93,16 @@ func TestFromGGUFMoE(t *testing.T) {
 	if m.MoE.NormTopK {
 		t.Error("expert_weights_norm false is not read")
 	}
+	// llama.cpp reads no feed_forward_length where every layer is sparse,
+	// and files such as gpt-oss's leave it out; a dense layer needs it.
+	m, err = FromGGUF(buildGGUF(t, llamaKVs("qwen3moe", append(experts, "qwen3moe.feed_forward_length", nil)...)))
+	if err != nil {
+		t.Errorf("experts on every layer without feed_forward_length: %v", err)
+	} else if m.FFNSize != 0 || m.MoE.FFNSize != 64 {
+		t.Errorf("without feed_forward_length: MLP size %d, experts' %d; want 0 and 64", m.FFNSize, m.MoE.FFNSize)
+	}
+	_, err = FromGGUF(buildGGUF(t, llamaKVs("llama", "llama.feed_forward_length", nil)))
+	checkErr(t, err, ErrInvalid, "llama.feed_forward_length: missing")
 	_, err = FromGGUF(buildGGUF(t, llamaKVs("qwen3moe", "qwen3moe.expert_count", uint32(4))))
 	checkErr(t, err, ErrInvalid, "qwen3moe.expert_used_count: missing")
 	_, err = FromGGUF(buildGGUF(t, llamaKVs("qwen3moe", set(experts, "qwen3moe.expert_used_count", uint32(9))...)))

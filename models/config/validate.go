@@ -25,6 +25,10 @@ const (
 // sizes, heads divisible by KV heads, token ids inside the vocabulary, and
 // so on. FromHFJSON and FromGGUF call it before returning.
 func (m *Model) Validate() error {
+	ffnMin := 1 // a model whose every layer is sparse may have no MLP of its own
+	if m.allSparse() {
+		ffnMin = 0
+	}
 	ints := []intRange{
 		{"vocab size", m.VocabSize, 1, maxVocab},
 		{"hidden size", m.HiddenSize, 1, maxHidden},
@@ -33,7 +37,7 @@ func (m *Model) Validate() error {
 		{"KV heads", m.KVHeads, 1, m.Heads},
 		{"head dimension", m.HeadDim, 1, maxRopeDim},
 		{"rotary dimensions", m.RopeDim, 0, m.HeadDim},
-		{"feed-forward size", m.FFNSize, 1, maxFFN},
+		{"feed-forward size", m.FFNSize, ffnMin, maxFFN},
 		{"context length", m.ContextLength, 1, maxContext},
 		{"sliding window", m.SlidingWindow, 0, maxContext},
 		{"sliding window pattern", m.SlidingPattern, 0, maxLayers},
