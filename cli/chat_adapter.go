@@ -104,9 +104,9 @@ func (g *chatGenerator) Chat(ctx context.Context, req tui.ChatRequest, emit func
 	if err := emit(first); err != nil {
 		return stats, err
 	}
-	var ht *harmonyText // the channels of a Harmony model, made into <think> and text
-	if isHarmony(g.ts) {
-		ht = newHarmonyText()
+	var ht *channelText // a reasoning channel of special tokens, made into <think> and text
+	if f := channelFormat(g.ts); f != "" {
+		ht = newChannelText(f)
 	}
 	res, err := g.e.Generate(ctx, runtime.Request{Prompt: ids, Params: g.params(req.Settings), KeepSpecial: ht != nil}, func(ev runtime.Event) error {
 		text := ev.Text

@@ -173,6 +173,12 @@ func runPrompt(ctx context.Context, cmd *cobra.Command, ref, text string, o runO
 	}
 	defer e.Close()
 	reportDevice(cmd.ErrOrStderr(), e.Info())
+	return pipeAnswer(ctx, cmd, e, text, o)
+}
+
+// pipeAnswer builds the prompt of text and streams the answer to the
+// command's output.
+func pipeAnswer(ctx context.Context, cmd *cobra.Command, e engine, text string, o runOptions) error {
 	req, err := pipeRequest(ctx, cmd, e.Chat(), text, o)
 	if err != nil {
 		return err
@@ -189,9 +195,9 @@ func runPrompt(ctx context.Context, cmd *cobra.Command, ref, text string, o runO
 		}
 		return out.Flush()
 	}
-	var ht *harmonyText // the channels of a Harmony model, made into <think> and text
+	var ht *channelText // a reasoning channel of special tokens, made into <think> and text
 	if req.KeepSpecial {
-		ht = newHarmonyText()
+		ht = newChannelText(channelFormat(e.Chat().Templates()))
 	}
 	res, err := e.Generate(ctx, req, func(ev runtime.Event) error {
 		if ht != nil {
@@ -222,16 +228,17 @@ func runPrompt(ctx context.Context, cmd *cobra.Command, ref, text string, o runO
 
 // pipeRequest builds the request pipe mode gives the engine for text.
 func pipeRequest(ctx context.Context, cmd *cobra.Command, cm *chatmodel.Model, text string, o runOptions) (runtime.Request, error) {
-	ids, harmony, err := promptIDs(ctx, cmd.ErrOrStderr(), cm, text, o)
+	ids, channels, err := promptIDs(ctx, cmd.ErrOrStderr(), cm, text, o)
 	if err != nil {
 		return runtime.Request{}, err
 	}
-	return runtime.Request{Prompt: ids, Params: runParams(cmd.Flags(), o, cm), KeepSpecial: harmony}, nil
+	return runtime.Request{Prompt: ids, Params: runParams(cmd.Flags(), o, cm), KeepSpecial: channels}, nil
 }
 
 // promptIDs renders the message with the model's chat template (or takes it
-// raw) and tokenizes it; harmony reports a Harmony template (gpt-oss).
-func promptIDs(ctx context.Context, stderr io.Writer, cm *chatmodel.Model, text string, o runOptions) (ids []int32, harmony bool, err error) {
+// raw) and tokenizes it; channels reports a template whose reasoning comes
+// in a channel of special tokens (gpt-oss's Harmony, Gemma 4).
+func promptIDs(ctx context.Context, stderr io.Writer, cm *chatmodel.Model, text string, o runOptions) (ids []int32, channels bool, err error) {
 	if o.raw {
 		return cm.Encode(text), false, nil
 	}
@@ -248,7 +255,7 @@ func promptIDs(ctx context.Context, stderr io.Writer, cm *chatmodel.Model, text 
 	if err != nil {
 		return nil, false, err
 	}
-	return cm.Encode(prompt), isHarmony(cm.Templates()), nil
+	return cm.Encode(prompt), channelFormat(cm.Templates()) != "", nil
 }
 
 // runParams builds the sampling parameters: a flag that was set wins over
