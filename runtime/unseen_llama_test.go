@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"math"
 	"net/http"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mlxrun/mlx/runtime/kvcache"
 )
 
 // unseenGolden holds llama-server's greedy tokens and top log-probabilities
@@ -19,9 +22,9 @@ const unseenGolden = "testdata/unseen-llama-server.json"
 
 // unseenVariants are the variants of models/fixture/unseen.py: random
 // weights in the structure of released checkpoints of the Gemma 3,
-// Gemma 4, Phi-3/Phi-4 and gpt-oss families.
+// Gemma 4, Phi-3/Phi-4, gpt-oss, Qwen3.5/3.6 and Qwen3-MoE families.
 var unseenVariants = []string{"gemma-3-1b", "gemma-3-4b", "gemma-4-e2b", "gemma-4-31b", "gemma-4-26b-a4b",
-	"phi-4-mini", "phi-3-mini-4k", "gpt-oss-20b"}
+	"phi-4-mini", "phi-3-mini-4k", "gpt-oss-20b", "qwen3.5-27b", "qwen3.5-0.8b", "qwen3.5-35b-a3b", "qwen3-30b-a3b"}
 
 // unseenHFDiffers names the variants whose HF directory computes
 // otherwise than its GGUF conversion, and why: the GGUF has no key for
@@ -43,13 +46,19 @@ const unseenPrompt = "The old lighthouse keeper climbed the stairs every evening
 // directory (BF16) and its F16 conversion hold the same weights and agree
 // within unseenTolGGUF. llama.cpp multiplies MXFP4 experts with
 // activations quantized to 8 bits (Q8_0), so gpt-oss agrees within
-// unseenTolMXFP4 (0.14 measured).
+// unseenTolMXFP4 (0.14 measured). In Qwen3.5's Gated DeltaNet layers the
+// recurrent state carries each rounding on to every later token, so those
+// variants agree within unseenTolHybrid (0.114 measured; on the exact
+// path, TestUnseenExactMatchesLlamaServer, to 2e-4). Where the roundings
+// turn a near-tie (llama-server's first two choices closer than the
+// bound), the greedy tokens may differ; elsewhere they must agree.
 const (
-	unseenTolMXFP4 = 0.25
-	unseenTolLlama = 0.1
-	unseenTolGGUF  = 0.02
-	unseenPredict  = 8
-	unseenProbs    = 5
+	unseenTolHybrid = 0.2
+	unseenTolMXFP4  = 0.25
+	unseenTolLlama  = 0.1
+	unseenTolGGUF   = 0.02
+	unseenPredict   = 8
+	unseenProbs     = 5
 )
 
 type unseenRef struct {
@@ -66,27 +75,7 @@ type unseenRef struct {
 // LLAMA_BIN_DIR names a build with llama-server); and the HF directory
 // against its GGUF conversion, every log-probability of the vocabulary.
 func TestUnseenMatchesLlamaServer(t *testing.T) {
-	dir := os.Getenv("MLX_UNSEEN_FIXTURES")
-	if dir == "" {
-		t.Skip("MLX_UNSEEN_FIXTURES (the output of models/fixture/unseen.sh) is not set")
-	}
-	golden := map[string]unseenRef{}
-	if data, err := os.ReadFile(unseenGolden); err == nil {
-		if err := json.Unmarshal(data, &golden); err != nil {
-			t.Fatal(err)
-		}
-	} else if !*update {
-		t.Fatal(err)
-	}
-	server := ""
-	if bin := filepath.Join(os.Getenv("LLAMA_BIN_DIR"), "llama-server"); os.Getenv("LLAMA_BIN_DIR") != "" {
-		if _, err := os.Stat(bin); err == nil {
-			server = bin
-		}
-	}
-	if *update && server == "" {
-		t.Fatal("-update needs LLAMA_BIN_DIR, a llama.cpp build with llama-server")
-	}
+	dir, golden, server := unseenFixtures(t, unseenGolden)
 	for _, v := range unseenVariants {
 		t.Run(v, func(t *testing.T) {
 			gguf := filepath.Join(dir, v+"-F16.gguf")
@@ -96,30 +85,27 @@ func TestUnseenMatchesLlamaServer(t *testing.T) {
 			}
 			prompt := e.Chat().Encode(unseenPrompt)
 			e.Close()
-			refs := map[string]unseenRef{}
-			if g, ok := golden[v]; ok && !*update {
-				refs["stored"] = g
-			}
-			if server != "" {
-				refs["llama-server"] = llamaServerTop(t, server, gguf, prompt)
-				golden[v] = refs["llama-server"]
-			}
-			if len(refs) == 0 {
-				t.Fatalf("no stored reference for %s: run with -update", v)
-			}
+			refs := unseenRefs(t, golden, v, server != "", func() unseenRef { return llamaServerTop(t, server, gguf, prompt) })
 			for source, ref := range refs {
 				if !slices.Equal(ref.Prompt, prompt) {
 					t.Fatalf("%s: the reference was made for another prompt: run with -update", source)
 				}
 				tokens := append(slices.Clone(prompt), ref.Tokens...)
-				got := unseenLogprobs(t, gguf, tokens, len(prompt)-1)
+				got := unseenLogprobs(t, gguf, kvcache.F16, tokens, len(prompt)-1)
 				worst, tol := 0.0, unseenTolLlama
 				if strings.HasPrefix(v, "gpt-oss") {
 					tol = unseenTolMXFP4
 				}
+				if strings.HasPrefix(v, "qwen3.5") {
+					tol = unseenTolHybrid
+				}
 				for i, top := range ref.Top {
 					if a := argmax(got[i]); a != int(ref.Tokens[i]) {
-						t.Errorf("%s, token %d: mlx's greedy token %d, llama-server's %d", source, i, a, ref.Tokens[i])
+						if m := unseenMargin(top); m > tol {
+							t.Errorf("%s, token %d: mlx's greedy token %d, llama-server's %d by %.3f", source, i, a, ref.Tokens[i], m)
+						} else {
+							t.Logf("%s, token %d: mlx's greedy token %d, llama-server's %d in a near-tie (%.3f)", source, i, a, ref.Tokens[i], m)
+						}
 					}
 					for id, lp := range top {
 						d := math.Abs(float64(got[i][id]) - lp)
@@ -140,8 +126,8 @@ func TestUnseenMatchesLlamaServer(t *testing.T) {
 				ref = r
 			}
 			tokens := append(slices.Clone(prompt), ref.Tokens...)
-			fromGGUF := unseenLogprobs(t, gguf, tokens, len(prompt)-1)
-			fromHF := unseenLogprobs(t, filepath.Join(dir, v), tokens, len(prompt)-1)
+			fromGGUF := unseenLogprobs(t, gguf, kvcache.F16, tokens, len(prompt)-1)
+			fromHF := unseenLogprobs(t, filepath.Join(dir, v), kvcache.F16, tokens, len(prompt)-1)
 			worst := 0.0
 			for i := range fromHF {
 				if argmax(fromHF[i]) != argmax(fromGGUF[i]) {
@@ -158,21 +144,86 @@ func TestUnseenMatchesLlamaServer(t *testing.T) {
 		})
 	}
 	if *update {
-		out, err := json.MarshalIndent(golden, "", " ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(unseenGolden, append(out, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeUnseenGolden(t, unseenGolden, golden)
 	}
 }
 
-// unseenLogprobs loads ref and returns the log-softmax of the logits at
-// every position of tokens from from on.
-func unseenLogprobs(t *testing.T, ref string, tokens []int32, from int) [][]float32 {
+// unseenFixtures returns the directory of the unseen fixtures
+// (MLX_UNSEEN_FIXTURES, the output of models/fixture/unseen.sh), or skips;
+// the stored references of golden; and llama-server from LLAMA_BIN_DIR,
+// or "".
+func unseenFixtures(t *testing.T, golden string) (string, map[string]unseenRef, string) {
 	t.Helper()
-	e, err := Load(context.Background(), ref, Options{Threads: 2, Ctx: 256})
+	dir := os.Getenv("MLX_UNSEEN_FIXTURES")
+	if dir == "" {
+		t.Skip("MLX_UNSEEN_FIXTURES (the output of models/fixture/unseen.sh) is not set")
+	}
+	refs := map[string]unseenRef{}
+	if data, err := os.ReadFile(golden); err == nil {
+		if err := json.Unmarshal(data, &refs); err != nil {
+			t.Fatal(err)
+		}
+	} else if !*update {
+		t.Fatal(err)
+	}
+	server := ""
+	if bin := filepath.Join(os.Getenv("LLAMA_BIN_DIR"), "llama-server"); os.Getenv("LLAMA_BIN_DIR") != "" {
+		if _, err := os.Stat(bin); err == nil {
+			server = bin
+		}
+	}
+	if *update && server == "" {
+		t.Fatal("-update needs LLAMA_BIN_DIR, a llama.cpp build with llama-server")
+	}
+	return dir, refs, server
+}
+
+// unseenRefs returns the references of variant v to compare with: the
+// stored one (unless -update) and, when live, llama-server's, which
+// replaces the stored one in golden.
+func unseenRefs(t *testing.T, golden map[string]unseenRef, v string, live bool, run func() unseenRef) map[string]unseenRef {
+	t.Helper()
+	refs := map[string]unseenRef{}
+	if g, ok := golden[v]; ok && !*update {
+		refs["stored"] = g
+	}
+	if live {
+		refs["llama-server"] = run()
+		golden[v] = refs["llama-server"]
+	}
+	if len(refs) == 0 {
+		t.Fatalf("no stored reference for %s: run with -update", v)
+	}
+	return refs
+}
+
+// writeUnseenGolden writes the references of golden to path.
+func writeUnseenGolden(t *testing.T, path string, golden map[string]unseenRef) {
+	t.Helper()
+	out, err := json.MarshalIndent(golden, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(out, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// unseenMargin returns by how much llama-server's first choice leads its
+// second among the top log-probabilities it lists.
+func unseenMargin(top map[int32]float64) float64 {
+	lps := slices.Sorted(maps.Values(top))
+	if len(lps) < 2 {
+		return math.Inf(1)
+	}
+	return lps[len(lps)-1] - lps[len(lps)-2]
+}
+
+// unseenLogprobs loads ref with a KV cache of kv and returns the log-softmax of the logits at
+// every position of tokens from from on.
+func unseenLogprobs(t *testing.T, ref string, kv kvcache.Type, tokens []int32, from int) [][]float32 {
+	t.Helper()
+	e, err := Load(context.Background(), ref, Options{Threads: 2, Ctx: 256, KVType: kv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,11 +249,11 @@ func unseenLogprobs(t *testing.T, ref string, tokens []int32, from int) [][]floa
 	return out[:len(tokens)-from-1]
 }
 
-// llamaServerTop starts llama-server on model and returns its greedy
+// llamaServerTop starts llama-server on model (with args) and returns its greedy
 // continuation of prompt with the top log-probabilities at each token.
-func llamaServerTop(t *testing.T, bin, model string, prompt []int32) unseenRef {
+func llamaServerTop(t *testing.T, bin, model string, prompt []int32, args ...string) unseenRef {
 	t.Helper()
-	base := startLlamaServer(t, bin, model, "-c", "256", "--temp", "0")
+	base := startLlamaServer(t, bin, model, append([]string{"-c", "256", "--temp", "0"}, args...)...)
 	body, _ := json.Marshal(map[string]any{"prompt": prompt, "n_predict": unseenPredict, "n_probs": unseenProbs,
 		"temperature": 0, "cache_prompt": false, "post_sampling_probs": false})
 	res, err := http.Post(base+"/completion", "application/json", bytes.NewReader(body))
