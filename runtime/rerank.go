@@ -101,12 +101,11 @@ func (e *Engine) rankHead() (*model.Head, string, error) {
 	if !okYes || !okNo || yes >= out.Rows || no >= out.Rows {
 		return nil, "", fmt.Errorf("%w: the %s model has no classification head and no \"yes\" and \"no\" tokens to rank with", ErrInvalidRequest, e.cfg.Arch)
 	}
-	hid := e.cfg.HiddenSize
-	rows := make([]float32, 2*hid)
-	out.Row(yes, rows[:hid])
-	out.Row(no, rows[hid:])
-	head, err := model.NewHead(rows, hid)
-	return head, config.PoolLast, err
+	rows, err := out.PickRows(yes, no)
+	if err != nil {
+		return nil, "", err
+	}
+	return &model.Head{ClsOut: rows}, config.PoolLast, nil
 }
 
 // rankScores returns the scores of a pooled state h: the head's, and for

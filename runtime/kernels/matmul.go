@@ -28,7 +28,10 @@ type matmulJob struct {
 	xsum    []float32 // MLXAffine: per-group sums of each activation row
 	gsize   int       // MLXAffine group size
 	k       *kernelSet
-	act     actKind // the form of the activations
+	act     actKind   // the form of the activations
+	round   bool      // the activations are rounded to halves (halfact.go)
+	xr      []float32 // the rounded activations
+	xh      []uint16  // scratch of the rounding
 }
 
 // workerScratch is a worker's private memory, grown as needed.
@@ -85,7 +88,7 @@ func (p *Pool) MatMuls(ws []*Matrix, x []float32, n int, outs [][]float32) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	j := &p.mm
-	*j = matmulJob{x: x, n: n, cols: ws[0].Cols, k: k, xq: j.xq, xsum: j.xsum, act: ws[0].actFor(k), gsize: ws[0].GroupSize, nparts: len(ws)}
+	*j = matmulJob{x: x, n: n, cols: ws[0].Cols, k: k, xq: j.xq, xsum: j.xsum, xr: j.xr, xh: j.xh, round: ws[0].halfActs(), act: ws[0].actFor(k), gsize: ws[0].GroupSize, nparts: len(ws)}
 	chunks := 0
 	for i, w := range ws {
 		pt := &j.parts[i]
@@ -110,10 +113,13 @@ func (p *Pool) MatMuls(ws []*Matrix, x []float32, n int, outs [][]float32) {
 }
 
 // shareInput reports whether the matrices can be computed in one job: the
-// same columns and the same form of activations (and MLX group size).
+// same columns and the same form of activations (MLX group size and
+// rounding to halves included).
 func shareInput(ws []*Matrix, k *kernelSet) bool {
 	for _, w := range ws[1:] {
-		if w.Cols != ws[0].Cols || w.actFor(k) != ws[0].actFor(k) || (w.Type == MLXAffine) != (ws[0].Type == MLXAffine) || w.GroupSize != ws[0].GroupSize {
+		if w.Cols != ws[0].Cols || w.actFor(k) != ws[0].actFor(k) ||
+			w.halfActs() != ws[0].halfActs() ||
+			(w.Type == MLXAffine) != (ws[0].Type == MLXAffine) || w.GroupSize != ws[0].GroupSize {
 			return false
 		}
 	}
@@ -144,9 +150,21 @@ func streamChunkRows(rows, threads int) int {
 	return min(max(rows/(threads*4), 4), 512)
 }
 
-// prepare quantizes the activations (or sums their groups) once per call,
-// one activation row per chunk across the pool.
+// prepare quantizes the activations (or sums their groups, or rounds them
+// to halves) once per call, one activation row per chunk across
+// the pool.
 func (p *Pool) prepare(j *matmulJob) {
+	if j.round {
+		j.xr, j.xh = grow(j.xr, j.n*j.cols), grow(j.xh, j.n*j.cols)
+		if j.n == 1 {
+			j.roundRow(0) // cheaper than waking the pool
+		} else {
+			p.kind = jobQuantize
+			p.run(int64(j.n))
+		}
+		j.x = j.xr[:j.n*j.cols]
+		return
+	}
 	if j.parts[0].w.Type == MLXAffine {
 		j.xsum = grow(j.xsum, j.n*(j.cols/j.gsize))
 		if j.act == actF32 {
@@ -166,6 +184,10 @@ func (p *Pool) prepare(j *matmulJob) {
 // quantizeRow quantizes activation row i of the matmul under way.
 func (p *Pool) quantizeRow(i int) {
 	j := &p.mm
+	if j.round {
+		j.roundRow(i)
+		return
+	}
 	j.k.quantize[j.act](j.xq[i*j.xstride:(i+1)*j.xstride], j.x[i*j.cols:(i+1)*j.cols])
 	if j.parts[0].w.Type == MLXAffine {
 		j.sumGroups(i)

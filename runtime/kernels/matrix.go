@@ -28,6 +28,10 @@ type Matrix struct {
 	Bits, GroupSize int
 	Scales, Biases  []byte
 	ScaleType       DType
+	// HalfActs makes the products of an F16 matrix round the activations
+	// to halves first, as ggml's CPU backend does (halfact.go); the GGUF
+	// source sets it. Other formats ignore it.
+	HalfActs bool
 
 	packed       []byte    // the weights in the layout of the tile kernels (pack.go), or nil
 	layout       DType     // the format whose tile kernels read packed

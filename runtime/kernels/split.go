@@ -25,7 +25,7 @@ func (m *Matrix) SplitRows(counts ...int) ([]*Matrix, error) {
 	}
 	for i, c := range counts {
 		part := Matrix{Type: m.Type, Rows: c, Cols: m.Cols, Data: m.Data[r0*rb : (r0+c)*rb],
-			Bits: m.Bits, GroupSize: m.GroupSize, ScaleType: m.ScaleType}
+			Bits: m.Bits, GroupSize: m.GroupSize, ScaleType: m.ScaleType, HalfActs: m.HalfActs}
 		if m.Type == MLXAffine {
 			part.Scales, part.Biases = m.Scales[r0*sb:(r0+c)*sb], m.Biases[r0*sb:(r0+c)*sb]
 		}
@@ -36,4 +36,30 @@ func (m *Matrix) SplitRows(counts ...int) ([]*Matrix, error) {
 		out[i], r0 = p, r0+c
 	}
 	return out, nil
+}
+
+// PickRows returns a copy of the given rows of m, in their order, stored as
+// m stores them (with m's HalfActs), unpacked: the rows of "yes" and "no"
+// of an output matrix as a reranker's head, which then computes as m does.
+func (m *Matrix) PickRows(rows ...int) (*Matrix, error) {
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%w: %v %d×%d: no rows picked", ErrMatrix, m.Type, m.Rows, m.Cols)
+	}
+	rb, sb := m.rowBytes(), 0
+	if m.Type == MLXAffine {
+		sb = m.Cols / m.GroupSize * m.ScaleType.blockBytes()
+	}
+	out := Matrix{Type: m.Type, Rows: len(rows), Cols: m.Cols, Data: make([]byte, 0, len(rows)*rb),
+		Bits: m.Bits, GroupSize: m.GroupSize, ScaleType: m.ScaleType, HalfActs: m.HalfActs}
+	for _, r := range rows {
+		if r < 0 || r >= m.Rows {
+			return nil, fmt.Errorf("%w: %v %d×%d: row %d picked", ErrMatrix, m.Type, m.Rows, m.Cols, r)
+		}
+		out.Data = append(out.Data, m.rowData(r)...)
+		if m.Type == MLXAffine {
+			out.Scales = append(out.Scales, m.Scales[r*sb:(r+1)*sb]...)
+			out.Biases = append(out.Biases, m.Biases[r*sb:(r+1)*sb]...)
+		}
+	}
+	return NewMatrixUnpacked(out)
 }

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -42,20 +41,6 @@ func (m *Model) Classify(h []float32) ([]float32, error) {
 	return m.Head.Scores(h), nil
 }
 
-// NewHead returns a head without a dense layer whose labels weigh the
-// state with rows, each of hidden values, one after the other.
-func NewHead(rows []float32, hidden int) (*Head, error) {
-	data := make([]byte, 4*len(rows))
-	for i, v := range rows {
-		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(v))
-	}
-	out, err := kernels.NewMatrixUnpacked(kernels.Matrix{Type: kernels.F32, Rows: len(rows) / hidden, Cols: hidden, Data: data})
-	if err != nil {
-		return nil, err
-	}
-	return &Head{ClsOut: out}, nil
-}
-
 // Scores returns the score of each label for a pooled hidden state x of
 // the hidden size: ClsOut·tanh(Cls·x + ClsBias) + ClsOutBias, or
 // ClsOut·x + ClsOutBias for a head without a dense layer.
@@ -69,10 +54,12 @@ func (h *Head) Scores(x []float32) []float32 {
 	return matVec(h.ClsOut, x, h.ClsOutBias)
 }
 
-// matVec returns w·x + bias (a nil bias adds nothing), row by row.
+// matVec returns w·x + bias (a nil bias adds nothing), row by row, with
+// x rounded as the matmuls of w round it (kernels.Matrix.HalfActs).
 func matVec(w *kernels.Matrix, x, bias []float32) []float32 {
 	out := make([]float32, w.Rows)
 	row := make([]float32, w.Cols)
+	x = w.RoundedInput(x)
 	for r := range out {
 		w.Row(r, row)
 		var s float64

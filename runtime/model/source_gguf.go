@@ -60,7 +60,9 @@ func (s GGUFSource) raw(name string, dims []uint64, rows, cols int) (kernels.Mat
 	if !ok {
 		return kernels.Matrix{}, fmt.Errorf("%w: %s: tensor %s has type %v, which the kernels cannot compute", ErrUnsupported, s.Where(), name, t.Type)
 	}
-	return kernels.Matrix{Type: dt, Rows: rows, Cols: cols, Data: s.F.TensorData(t)}, nil
+	// llama.cpp's products of F16 weights take F16 activations: HalfActs
+	// makes them equal.
+	return kernels.Matrix{Type: dt, Rows: rows, Cols: cols, Data: s.F.TensorData(t), HalfActs: true}, nil
 }
 
 // Vector returns a one-dimensional tensor of n values, converted to float32.
