@@ -32,17 +32,20 @@ func (f fakeReranker) Rerank(_ context.Context, inputs [][]int32) ([]float32, er
 	return scores, nil
 }
 
+// rerankResult is a result of /v1/rerank and of /v2/rerank.
+type rerankResult struct {
+	Index    int     `json:"index"`
+	Score    float64 `json:"relevance_score"`
+	Document *struct {
+		Text string `json:"text"`
+	} `json:"document"`
+}
+
 type rerankResp struct {
-	Object  string `json:"object"`
-	Model   string `json:"model"`
-	Results []struct {
-		Index    int     `json:"index"`
-		Score    float64 `json:"relevance_score"`
-		Document *struct {
-			Text string `json:"text"`
-		} `json:"document"`
-	} `json:"results"`
-	Usage struct {
+	Object  string         `json:"object"`
+	Model   string         `json:"model"`
+	Results []rerankResult `json:"results"`
+	Usage   struct {
 		PromptTokens int `json:"prompt_tokens"`
 		TotalTokens  int `json:"total_tokens"`
 	} `json:"usage"`
@@ -95,6 +98,7 @@ func TestRerankRefused(t *testing.T) {
 	tests := []struct{ body, param, msg string }{
 		{`{"model":"rr","documents":["a"]}`, "query", "Missing required parameter"},
 		{`{"model":"rr","query":1,"documents":["a"]}`, "query", "expected a string"},
+		{`{"model":"rr","query":"","documents":["a"]}`, "query", "must not be empty"},
 		{`{"model":"rr","query":"q"}`, "documents", "Missing required parameter"},
 		{`{"model":"rr","query":"q","documents":[]}`, "documents", "must not be empty"},
 		{`{"model":"rr","query":"q","documents":"a"}`, "documents", "expected an array"},

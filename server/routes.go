@@ -22,6 +22,7 @@ const (
 	routeModels      = "/v1/models"
 	routeEmbeddings  = "/v1/embeddings"
 	routeRerank      = "/v1/rerank"
+	routeRerankV2    = "/v2/rerank"
 	routeModel       = "/v1/models/{id}"
 	routeHealth      = "/health"
 	routeMetrics     = "/metrics"
@@ -70,6 +71,7 @@ var routeMethods = map[string][]string{
 	routeOllamaDelete:   {http.MethodDelete},
 	routeEmbeddings:     {http.MethodPost},
 	routeRerank:         {http.MethodPost},
+	routeRerankV2:       {http.MethodPost},
 	routeMessages:       {http.MethodPost},
 	routeCountTokens:    {http.MethodPost},
 	routeTokenize:       {http.MethodPost},
@@ -218,6 +220,8 @@ func (s *Server) route(rc *fasthttp.RequestCtx) (route string, handle func(*call
 		route, handle = routeEmbeddings, s.handleEmbeddings
 	case "/rerank", "/reranking":
 		route, handle = routeRerank, s.handleRerank
+	case routeRerankV2:
+		route, handle = routeRerankV2, s.handleRerankV2
 	case "/health":
 		route, handle = routeHealth, s.handleHealth
 	case "/metrics":

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# End-to-end tests of mlx serve with the official OpenAI and Anthropic Node SDKs, the
-# Vercel AI SDK, LangChain's OpenAIEmbeddings and the Ollama client (ollama-js):
-# installs them (npm ci), builds mlx, starts it in the background on a free
-# loopback port with a fixture model, and a second one allowed to pull from a fake hub
-# (for Ollama's /api/pull), runs the suite (node --test), checks mlx ps, and stops
-# the servers with mlx stop.
+# End-to-end tests of mlx serve with the official OpenAI, Anthropic and Cohere Node
+# SDKs, the Vercel AI SDK, LangChain's OpenAIEmbeddings and the Ollama client
+# (ollama-js): installs them (npm ci), builds mlx, starts it in the background on a
+# free loopback port with a fixture model, a second one allowed to pull from a fake
+# hub (for Ollama's /api/pull) and a third that reranks with the Qwen3 GGUF fixture,
+# runs the suite (node --test), checks mlx ps, and stops the servers with mlx stop.
 #
 #   bash server/e2e/run.sh            (MLX_TESTDATA: the shared fixtures)
 #   MLX_E2E_MODEL_PATH=/path/to/model bash server/e2e/run.sh
@@ -31,10 +31,11 @@ bin="$work/mlx"
 key="e2e-$RANDOM$RANDOM"
 port=""
 pull_port=""
+rerank_port=""
 hub_pid=""
 
 cleanup() {
-	for p in "$port" "$pull_port"; do
+	for p in "$port" "$pull_port" "$rerank_port"; do
 		if [ -n "$p" ]; then
 			"$bin" stop "$p" --timeout 20s >/dev/null 2>&1 || true
 		fi
@@ -73,8 +74,18 @@ if [ -e "$pull_gguf" ]; then
 	pull_env=(MLX_E2E_PULL_URL="http://127.0.0.1:$pull_port" MLX_E2E_PULL_MODEL="test/tiny-GGUF:Q8_0")
 fi
 
+# Reranking (Cohere's SDK, /v1/rerank): a third server scores with the
+# Qwen3 GGUF fixture's "yes" and "no" rows (--pooling rank).
+rerank_gguf="$testdata/gguf/qwen3-tiny-F16.gguf"
+rerank_env=()
+if [ -e "$rerank_gguf" ]; then
+	rerank_port="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
+	"$bin" serve "$rerank_gguf" --pooling rank --detach --port "$rerank_port" --api-key "$key" --ctx 512 --threads 1 --ready-timeout 2m >/dev/null
+	rerank_env=(MLX_E2E_RERANK_URL="http://127.0.0.1:$rerank_port" MLX_E2E_RERANK_MODEL="$(basename "$rerank_gguf" .gguf)")
+fi
+
 status=0
-env "${pull_env[@]}" MLX_E2E_URL="http://127.0.0.1:$port/v1" MLX_E2E_KEY="$key" MLX_E2E_MODEL="$(basename "$model_path" .gguf)" \
+env "${pull_env[@]}" "${rerank_env[@]}" MLX_E2E_URL="http://127.0.0.1:$port/v1" MLX_E2E_KEY="$key" MLX_E2E_MODEL="$(basename "$model_path" .gguf)" \
 	node --test --test-concurrency=1 "$here"/test/*.test.mjs || status=$?
 
 echo "e2e: mlx ps"

@@ -31,6 +31,8 @@ func ParseRerank(body []byte) (*RerankRequest, *Error) {
 		return nil, Invalid("model", CodeMissing, "you must provide a model parameter")
 	case r.Query == nil:
 		return nil, Invalid("query", CodeMissing, "Missing required parameter: 'query'.")
+	case *r.Query == "":
+		return nil, Invalid("query", CodeInvalidValue, "query must not be empty.")
 	case r.DocsRaw == nil:
 		return nil, Invalid("documents", CodeMissing, "Missing required parameter: 'documents'.")
 	case len(r.DocsRaw) == 0:
