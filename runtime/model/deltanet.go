@@ -38,11 +38,15 @@ func (b *binder) bindDeltaNet(m *Model, n *Names, i int) *DeltaNet {
 		Norm:   b.vector(layer(n.LinNorm, i), d.ValueDim),
 	}
 	// The convolution weight is [channels][1][kernel] in Hugging Face
-	// checkpoints, [channels][kernel] (GGUF dims kernel, channels) in GGUF
-	// files: the same order of values.
+	// checkpoints, [channels][kernel][1] in MLX conversions and
+	// [channels][kernel] (GGUF dims kernel, channels) in GGUF files: the
+	// same order of values.
 	shape := []int{conv, 1, d.ConvKernel}
-	if c.Source == config.SourceGGUF {
+	switch {
+	case c.Source == config.SourceGGUF:
 		shape = []int{conv, d.ConvKernel}
+	case mlxConv(b.src, layer(n.LinConv, i)):
+		shape = []int{conv, d.ConvKernel, 1}
 	}
 	w := b.tensor(layer(n.LinConv, i), shape)
 	if b.err != nil {
@@ -60,6 +64,30 @@ func (b *binder) bindDeltaNet(m *Model, n *Names, i int) *DeltaNet {
 		}
 	}
 	return l
+}
+
+// mlxConv reports whether a checkpoint's convolution weight of that name
+// is in MLX's layout, [channels][kernel][1].
+func mlxConv(src Source, name string) bool {
+	st, ok := src.(SafetensorsSource)
+	if !ok {
+		return false
+	}
+	t, ok := st.M.Tensor(name)
+	return ok && len(t.Shape) == 3 && t.Shape[1] > 1 && t.Shape[2] == 1
+}
+
+// normsShifted reports whether a Hugging Face directory of a hybrid model
+// stores its (1+w) RMSNorm weights as 1+w: mlx-lm's conversion of Qwen3.5
+// checkpoints adds the 1 once, and moves the convolution weights to MLX's
+// layout, which is how such a directory is told from transformers' own.
+func normsShifted(src Source, cfg *config.Model, names *Names) bool {
+	for i := range cfg.Layers {
+		if cfg.LayerLinear(i) {
+			return mlxConv(src, layer(names.LinConv, i))
+		}
+	}
+	return false
 }
 
 // deltaNetState lays out the recurrent state of one sequence: for each

@@ -114,7 +114,7 @@ func Build(cfg *config.Model, src Source) (*Model, error) {
 	if cfg.Source == config.SourceGGUF {
 		names, m.Rope, m.tiledHeads = fam.GGUF, fam.GGUFRope, fam.GGUFTiledHeads
 	}
-	b := binder{src: src, offset: m.Blocks.NormOffset && cfg.Source != config.SourceGGUF}
+	b := binder{src: src, offset: m.Blocks.NormOffset && cfg.Source != config.SourceGGUF && !normsShifted(src, cfg, names)}
 	if cfg.Encoder {
 		b.bindEncoder(m, cfg, names)
 	} else {
