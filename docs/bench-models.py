@@ -7,14 +7,15 @@ shapes (and, for the large ones, a few of its layers) times mlx and llama.cpp si
 Python package, in the layout llama.cpp's converter gives each architecture, so llama.cpp reads
 them too.
 
-    python3 docs/bench-models.py --out DIR [--shapes NAME,...] [--layers N]
+    python3 docs/bench-models.py --out DIR [--shapes NAME,...] [--layers N] [--mtp]
                                  [--quantize BIN/llama-quantize] [--tokenizer DIR]
 
 Writes DIR/<shape>-<layers>l-F16.gguf and, with --quantize, -Q8_0, -Q4_0 and -Q4_K_M beside it
 (and -MXFP4_MOE for gpt-oss): docs/performance.sh DIR BIN <shape>-<layers>l compares them.
 --layers defaults to each shape's own bench depth (see SHAPES). Every vocabulary is the Qwen3
 tokenizer's (--tokenizer, default ../shared/testdata/tokenizers/qwen3), padded to the shape's
-size with unused tokens. Needs python3-numpy.
+size with unused tokens. --mtp adds the Qwen3.5 shapes' multi-token prediction layer (files
+named <shape>-<layers>l-mtp-*). Needs python3-numpy.
 """
 import argparse, json, os, struct, subprocess, sys
 
@@ -165,8 +166,9 @@ def gated_deltanet(p, s):
             vec(p + "ssm_norm.weight", s["lin_v_dim"]), rand(p + "ssm_out.weight", hid, vd)]
 
 
-def tensors(s, layers):
-    """Every tensor of the shape with layers layers, in llama.cpp's layout for its architecture."""
+def tensors(s, layers, mtp=False):
+    """Every tensor of the shape with layers layers, in llama.cpp's layout for its architecture,
+    and with mtp (Qwen3.5 only) its multi-token prediction layer after them."""
     arch, hid, hd = s["arch"], s["hidden"], s["head_dim"]
     q, kv = s["heads"] * hd, s["kv_heads"] * hd
     out = [rand("token_embd.weight", s["vocab"], hid), vec("output_norm.weight", hid)]
@@ -211,23 +213,31 @@ def tensors(s, layers):
                     vec(p + "attn_sinks.weight", s["heads"], 0.0), vec(p + "post_attention_norm.weight", hid)]
             out += experts(p, s, bias=True)
         else:  # qwen35, qwen35moe
-            if (i + 1) % 4 == 0:
-                out += attention(p, s, 2 * q, kv, hd)
-            else:
-                out += gated_deltanet(p, s)
-            out.append(vec(p + "post_attention_norm.weight", hid))
-            if arch == "qwen35":
-                out += mlp(p, hid, s["ffn"])
-            else:
-                out += experts(p, s) + mlp(p, hid, s["shared_ffn"], "_shexp")
-                out.append(rand(p + "ffn_gate_inp_shexp.weight", hid))
+            mixer = attention(p, s, 2 * q, kv, hd) if (i + 1) % 4 == 0 else gated_deltanet(p, s)
+            out += mixer + qwen35_ffn(p, s)
+    if mtp:
+        # The multi-token prediction layer as llama.cpp's converter writes Qwen3.5's: a gated
+        # attention layer after the model's, with the nextn input stage.
+        p = f"blk.{layers}."
+        out += [vec(p + "attn_norm.weight", hid)] + attention(p, s, 2 * q, kv, hd) + qwen35_ffn(p, s)
+        out += [rand(p + "nextn.eh_proj.weight", hid, 2 * hid)]
+        out += [vec(p + f"nextn.{n}.weight", hid) for n in ("enorm", "hnorm", "shared_head_norm")]
     return out
 
 
-def metadata(s, layers):
+def qwen35_ffn(p, s):
+    """The norm and feed-forward part of a Qwen3.5 layer: an MLP, or experts and a shared one."""
+    hid = s["hidden"]
+    out = [vec(p + "post_attention_norm.weight", hid)]
+    if s["arch"] == "qwen35":
+        return out + mlp(p, hid, s["ffn"])
+    return out + experts(p, s) + mlp(p, hid, s["shared_ffn"], "_shexp") + [rand(p + "ffn_gate_inp_shexp.weight", hid)]
+
+
+def metadata(s, layers, mtp=False):
     """The architecture's hyper-parameters under llama.cpp's keys (without the prefix)."""
     arch, hd = s["arch"], s["head_dim"]
-    m = dict(context_length=s["ctx"], embedding_length=s["hidden"], block_count=layers)
+    m = dict(context_length=s["ctx"], embedding_length=s["hidden"], block_count=layers + int(mtp))
     m["attention.head_count"], m["attention.head_count_kv"] = s["heads"], s["kv_heads"]
     m["attention.key_length"] = m["attention.value_length"] = hd
     m["rope.freq_base"], m["attention.layer_norm_rms_epsilon"] = float(s["theta"]), float(s["eps"])
@@ -261,10 +271,12 @@ def metadata(s, layers):
         m.update({"ssm.conv_kernel": s["conv"], "ssm.state_size": s["lin_k_dim"],
                   "ssm.group_count": s["lin_k_heads"], "ssm.time_step_rank": s["lin_v_heads"],
                   "ssm.inner_size": s["lin_v_heads"] * s["lin_v_dim"], "full_attention_interval": 4,
-                  "attention.recurrent_layers": [(i + 1) % 4 != 0 for i in range(layers)],
+                  "attention.recurrent_layers": [(i + 1) % 4 != 0 for i in range(layers)] + [False] * mtp,
                   "rope.dimension_count": int(hd * s["partial"]), "rope.dimension_sections": ("i32", s["sections"])})
     if arch == "qwen35moe":
         m["expert_shared_feed_forward_length"] = s["shared_ffn"]
+    if mtp:
+        m["nextn_predict_layers"] = 1
     return m
 
 
@@ -295,17 +307,17 @@ def fill(f, rng, typ, shape, how):
     return written
 
 
-def write_gguf(path, name, s, layers, tokenizer_dir, seed):
+def write_gguf(path, name, s, layers, tokenizer_dir, seed, mtp=False):
     tokens, types, merges = vocabulary(tokenizer_dir, s["vocab"])
     a = s["arch"] + "."
     meta = [("general.architecture", s["arch"]), ("general.name", f"{name} {layers} layers (random weights)"),
             ("general.file_type", 1)]  # mostly F16
-    meta += [(a + k, v) for k, v in metadata(s, layers).items()]
+    meta += [(a + k, v) for k, v in metadata(s, layers, mtp).items()]
     meta += [("tokenizer.ggml.model", "gpt2"), ("tokenizer.ggml.pre", "qwen2"),
              ("tokenizer.ggml.tokens", tokens), ("tokenizer.ggml.token_type", ("i32", types)),
              ("tokenizer.ggml.merges", merges), ("tokenizer.ggml.bos_token_id", 151643),
              ("tokenizer.ggml.eos_token_id", 151645), ("tokenizer.ggml.add_bos_token", False)]
-    ts = tensors(s, layers)
+    ts = tensors(s, layers, mtp)
     head = b"GGUF" + struct.pack("<IQQ", 3, len(ts), len(meta))
     for k, v in meta:
         t, enc = gguf_value(v)
@@ -336,6 +348,8 @@ def main():
     ap.add_argument("--drop-f16", action="store_true", help="delete the F16 file once quantized")
     ap.add_argument("--tokenizer", default=os.path.join(root, "..", "shared", "testdata", "tokenizers", "qwen3"))
     ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--mtp", action="store_true",
+                    help="add the multi-token prediction layer (Qwen3.5 shapes; files named <shape>-<layers>l-mtp)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     for name in a.shapes.split(","):
@@ -349,8 +363,10 @@ def main():
             sys.exit(f"--layers {layers}: {name}'s first attention layer is its fourth")
         if s["arch"] == "gemma4" and not any(not gemma4_swa(s, i) for i in range(gemma4_shared_from(s, layers))):
             sys.exit(f"--layers {layers}: {name} needs a global layer before its shared ones (try {s['bench']})")
-        base = os.path.join(a.out, f"{name}-{layers}l")
-        write_gguf(base + "-F16.gguf", name, s, layers, a.tokenizer, a.seed)
+        if a.mtp and s["arch"] not in ("qwen35", "qwen35moe"):
+            sys.exit(f"--mtp: {name} has no multi-token prediction layer")
+        base = os.path.join(a.out, f"{name}-{layers}l" + "-mtp" * a.mtp)
+        write_gguf(base + "-F16.gguf", name, s, layers, a.tokenizer, a.seed, a.mtp)
         types = [q for q in a.types.split(",") if q != "MXFP4_MOE" or s["arch"] == "gpt-oss"]
         for q in types if a.quantize else ():
             r = subprocess.run([a.quantize, base + "-F16.gguf", f"{base}-{q}.gguf", q], capture_output=True, text=True)
