@@ -27,6 +27,7 @@ type linJob struct {
 	seqs  []linSeq
 
 	qkv, conv, z, beta, alpha, out []float32 // per row: projections, convolved q/k/v, the read of the state
+	ones                           []float32 // ConvDim ones: SiLUMul's other factor for a plain SiLU
 
 	// The layer under way.
 	l      *DeltaNet
@@ -47,6 +48,10 @@ func (j *linJob) init(s *State, n int) {
 	j.qkv, j.conv = make([]float32, n*conv), make([]float32, n*conv)
 	j.z, j.out = make([]float32, n*vd), make([]float32, n*vd)
 	j.beta, j.alpha = make([]float32, n*h), make([]float32, n*h)
+	j.ones = make([]float32, conv)
+	for i := range j.ones {
+		j.ones[i] = 1
+	}
 	j.convFn, j.ruleFn = j.convTask, j.ruleTask
 	j.free = make(chan *chunkScratch, s.pool.Threads())
 	for range s.pool.Threads() {
@@ -59,7 +64,7 @@ func (j *linJob) floats() int {
 	if j.s == nil {
 		return 0
 	}
-	n := len(j.qkv) + len(j.conv) + len(j.z) + len(j.out) + len(j.beta) + len(j.alpha)
+	n := len(j.qkv) + len(j.conv) + len(j.z) + len(j.out) + len(j.beta) + len(j.alpha) + len(j.ones)
 	d := j.s.m.Config.DeltaNet
 	return n + cap(j.free)*chunkFloats(d.KeyDim, d.ValueDim)
 }
@@ -183,9 +188,7 @@ func (j *linJob) convTask(t int) {
 				out[ch] += w[ch] * x
 			}
 		}
-		for ch, x := range out {
-			out[ch] = x / (1 + float32(math.Exp(float64(-x))))
-		}
+		kernels.SiLUMul(out, j.ones[:c])
 		for o := 0; o < 2*kd; o += d.KeyDim {
 			l2norm(out[o : o+d.KeyDim])
 			if o < kd {
@@ -251,9 +254,8 @@ func (j *linJob) ruleTask(t int) {
 		o := j.out[i*vd+h*dv : i*vd+(h+1)*dv]
 		kernels.RMSNorm(o, o, j.l.Norm, s.m.Config.RMSNormEps)
 		z := j.z[i*vd+h*dv : i*vd+(h+1)*dv]
-		for e, zz := range z {
-			o[e] *= zz / (1 + float32(math.Exp(float64(-zz))))
-		}
+		kernels.SiLUMul(z, o) // the gate's last use: z becomes the gated output
+		copy(o, z)
 	}
 }
 

@@ -1,10 +1,6 @@
 package model
 
-import (
-	"math"
-
-	"github.com/mlxrun/mlx/runtime/kernels"
-)
+import "github.com/mlxrun/mlx/runtime/kernels"
 
 // splitGate splits row i of gated attention's projection (s.qg: per head,
 // HeadDim queries then HeadDim gate values, plus the bias if any) into its
@@ -36,8 +32,13 @@ func (s *State) gateAttention(l *Layer, n int, rows []int) {
 			r = rows[k]
 		}
 		att, g := s.att[r*qd:(r+1)*qd], s.ag[r*qd:(r+1)*qd]
+		// The gate's last use: it becomes e^-g in place.
 		for e, x := range g {
-			att[e] *= 1 / (1 + float32(math.Exp(float64(-x))))
+			g[e] = -x
+		}
+		kernels.Exp(g)
+		for e, x := range g {
+			att[e] /= 1 + x
 		}
 	}
 }
