@@ -154,3 +154,45 @@ func mtpAcceptance(t *testing.T, dir, ref string) {
 		t.Errorf("%.0f%% of the proposed tokens accepted: the trained MTP layer should guess most", 100*rate)
 	}
 }
+
+// TestMTPTrainedDepth answers every case greedily with the trained MTP
+// layer proposing exactly k tokens a step (confidence 0), k = 1…4, and
+// logs the tokens each verifying step yields: with the costs of the steps
+// on a real shape (BenchmarkRealShapeStep), the speed-up drafting gives
+// (docs/performance.md). The answers are those of plain decoding.
+func TestMTPTrainedDepth(t *testing.T) {
+	dir := mtpFixture(t)
+	plain, err := Load(t.Context(), dir, Options{Threads: 2, Ctx: 512})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	e, err := Load(t.Context(), dir, Options{Threads: 2, Ctx: 512, Spec: SpecOptions{Draft: MTPDraft}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	prompts := casePrompts(t, plain, dir)
+	want := make([]outcome, len(prompts))
+	for i, ids := range prompts {
+		want[i] = generateAll(plain, []Request{{Prompt: ids, Params: greedy(128)}})[0]
+	}
+	for k := 1; k <= 4; k++ {
+		var proposed, accepted, tokens int
+		for i, ids := range prompts {
+			conf := 0.0
+			req := Request{Prompt: ids, Params: greedy(128), Spec: Speculation{DraftTokens: &k, Confidence: &conf}}
+			got := generateAll(e, []Request{req})[0]
+			sameStream(t, "case", got, want[i])
+			proposed, accepted, tokens = proposed+got.res.Spec.Proposed, accepted+got.res.Spec.Accepted, tokens+len(got.ids)
+		}
+		// Each step but an answer's first (the prompt's) proposes k
+		// tokens, or fewer near its end: steps ≥ proposed/k.
+		steps := (proposed + k - 1) / k
+		t.Logf("k=%d: %d of %d proposed accepted (%.1f%%), %d tokens, about %.2f tokens per verifying step",
+			k, accepted, proposed, 100*float64(accepted)/float64(max(proposed, 1)), tokens, float64(steps+accepted)/float64(max(steps, 1)))
+		if accepted == 0 {
+			t.Errorf("k=%d: no proposed token accepted", k)
+		}
+	}
+}
