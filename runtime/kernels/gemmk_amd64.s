@@ -45,16 +45,19 @@
 
 // ---- Q4_K ----
 
-// Q4SCALES sets Y16 to d·sc_j and Y17 to dmin·m_j of the row whose d, dmin,
-// scales and mins are at D, DMIN, SC, MN (SI offsets). Clobbers Y24.
+// Q4SCALES sets Y16 to d·sc_j and Y17 to dmin·m_j of the row whose d, dmin
+// (halves), scales and mins are at D, DMIN, SC, MN (SI offsets). Clobbers
+// Y24.
 #define Q4SCALES(D, DMIN, SC, MN) \
 	VPMOVZXBD SC(SI), Y16 \
 	VCVTDQ2PS Y16, Y16 \
-	VBROADCASTSS D(SI), Y24 \
+	VPBROADCASTW D(SI), X24 \
+	VCVTPH2PS X24, Y24 \
 	VMULPS Y24, Y16, Y16 \
 	VPMOVZXBD MN(SI), Y17 \
 	VCVTDQ2PS Y17, Y17 \
-	VBROADCASTSS DMIN(SI), Y24 \
+	VPBROADCASTW DMIN(SI), X24 \
+	VCVTPH2PS X24, Y24 \
 	VMULPS Y24, Y17, Y17
 
 // Q4W loads the 64 values at Q(SI) as bytes: Y18 low nibbles, Y19 high.
@@ -128,11 +131,11 @@ TEXT ·gemm4Q4_KVNNI(SB), NOSPLIT, $0-48
 	PROLOGUE
 	ZERO16
 g4q4kloop:
-	Q4ROW4(0, 16, 32, 40, 96, Y0, Y1, Y2, Y3)
-	Q4ROW4(4, 20, 48, 56, 224, Y4, Y5, Y6, Y7)
-	Q4ROW4(8, 24, 64, 72, 352, Y8, Y9, Y10, Y11)
-	Q4ROW4(12, 28, 80, 88, 480, Y12, Y13, Y14, Y15)
-	NEXT(608, g4q4kloop)
+	Q4ROW4(0, 8, 16, 24, 80, Y0, Y1, Y2, Y3)
+	Q4ROW4(2, 10, 32, 40, 208, Y4, Y5, Y6, Y7)
+	Q4ROW4(4, 12, 48, 56, 336, Y8, Y9, Y10, Y11)
+	Q4ROW4(6, 14, 64, 72, 464, Y12, Y13, Y14, Y15)
+	NEXT(592, g4q4kloop)
 	STORE16
 
 // func gemm1Q4_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
@@ -140,11 +143,11 @@ TEXT ·gemm1Q4_KVNNI(SB), NOSPLIT, $0-48
 	PROLOGUE
 	ZERO4(Y0, Y1, Y2, Y3)
 g1q4kloop:
-	Q4ROW1(0, 16, 32, 40, 96, Y0)
-	Q4ROW1(4, 20, 48, 56, 224, Y1)
-	Q4ROW1(8, 24, 64, 72, 352, Y2)
-	Q4ROW1(12, 28, 80, 88, 480, Y3)
-	NEXT(608, g1q4kloop)
+	Q4ROW1(0, 8, 16, 24, 80, Y0)
+	Q4ROW1(2, 10, 32, 40, 208, Y1)
+	Q4ROW1(4, 12, 48, 56, 336, Y2)
+	Q4ROW1(6, 14, 64, 72, 464, Y3)
+	NEXT(592, g1q4kloop)
 	STORE4
 
 // ---- Q6_K ----
@@ -186,14 +189,16 @@ g1q4kloop:
 
 // Q6FIN accumulates the even and odd lanes IE, IO of one column
 // (activation scales at XD) into ACC, as ggml does: the scaled integers
-// first, then one float product with d·dx (row's d at D).
+// first, then one float product with d·dx (row's d, a half, at D).
+// Clobbers Y29.
 #define Q6FIN(IE, IO, D, XD, ACC) \
 	VPMULLD Y16, IE, IE \
 	VPMULLD Y17, IO, IO \
 	VPADDD IO, IE, IE \
 	VCVTDQ2PS IE, IE \
-	VBROADCASTSS D(SI), IO \
-	VMULPS XD, IO, IO \
+	VPBROADCASTW D(SI), X29 \
+	VCVTPH2PS X29, Y29 \
+	VMULPS XD, Y29, IO \
 	VFMADD231PS IO, IE, ACC
 
 // Q6HALF4 multiplies vectors 4H..4H+3 (low nibbles at QL, bit pairs at QH)
@@ -271,11 +276,11 @@ TEXT ·gemm4Q6_KVNNI(SB), NOSPLIT, $0-48
 	PROLOGUE
 	ZERO16
 g4q6kloop:
-	Q6ROW4(0, 16, 80, 208, Y0, Y1, Y2, Y3)
-	Q6ROW4(4, 32, 272, 400, Y4, Y5, Y6, Y7)
-	Q6ROW4(8, 48, 464, 592, Y8, Y9, Y10, Y11)
-	Q6ROW4(12, 64, 656, 784, Y12, Y13, Y14, Y15)
-	NEXT(848, g4q6kloop)
+	Q6ROW4(0, 8, 72, 200, Y0, Y1, Y2, Y3)
+	Q6ROW4(2, 24, 264, 392, Y4, Y5, Y6, Y7)
+	Q6ROW4(4, 40, 456, 584, Y8, Y9, Y10, Y11)
+	Q6ROW4(6, 56, 648, 776, Y12, Y13, Y14, Y15)
+	NEXT(840, g4q6kloop)
 	STORE16
 
 // func gemm1Q6_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
@@ -283,9 +288,9 @@ TEXT ·gemm1Q6_KVNNI(SB), NOSPLIT, $0-48
 	PROLOGUE
 	ZERO4(Y0, Y1, Y2, Y3)
 g1q6kloop:
-	Q6ROW1(0, 16, 80, 208, Y0)
-	Q6ROW1(4, 32, 272, 400, Y1)
-	Q6ROW1(8, 48, 464, 592, Y2)
-	Q6ROW1(12, 64, 656, 784, Y3)
-	NEXT(848, g1q6kloop)
+	Q6ROW1(0, 8, 72, 200, Y0)
+	Q6ROW1(2, 24, 264, 392, Y1)
+	Q6ROW1(4, 40, 456, 584, Y2)
+	Q6ROW1(6, 56, 648, 776, Y3)
+	NEXT(840, g1q6kloop)
 	STORE4

@@ -1,9 +1,6 @@
 package kernels
 
-import (
-	"encoding/binary"
-	"math"
-)
+import "encoding/binary"
 
 // The packed layout of Q4_K and Q6_K weights for the K-quant tile kernels,
 // made once by NewMatrix when the CPU has them, and the activation form
@@ -25,12 +22,12 @@ import (
 // Weights go in groups of four rows (the last padded with zero rows); for
 // every super-block a group holds (rows r = 0–3):
 //
-//	Q4_K: 0: float32 d[4]; 16: float32 dmin[4]; 32: per row the eight 6-bit
-//	      scales then the eight mins, one byte each; 96: per row 128 bytes,
+//	Q4_K: 0: fp16 d[4]; 8: fp16 dmin[4]; 16: per row the eight 6-bit
+//	      scales then the eight mins, one byte each; 80: per row 128 bytes,
 //	      vector t (32 bytes) with the values of activation vector 2t in
 //	      its low nibbles and those of 2t+1 in its high nibbles.
-//	Q6_K: 0: float32 d[4]; 16: per row the int8 scales of the even
-//	      sub-blocks then those of the odd ones; 80: per row 128 bytes of
+//	Q6_K: 0: fp16 d[4]; 8: per row the int8 scales of the even
+//	      sub-blocks then those of the odd ones; 72: per row 128 bytes of
 //	      low nibbles as for Q4_K, then 64 bytes of high bit pairs: bits
 //	      2k, 2k+1 of vector u hold those of activation vector 4u+k.
 //
@@ -39,8 +36,8 @@ import (
 
 const (
 	kpAct    = 384 // bytes of one activation super-block (actQ8_KP)
-	kq4Group = 96 + groupRows*128
-	kq6Group = 80 + groupRows*192
+	kq4Group = 80 + groupRows*128
+	kq6Group = 72 + groupRows*192
 )
 
 // kpPos returns the index in the super-block of the activation value at
@@ -114,13 +111,13 @@ func (m *Matrix) packKQuantGroups(g0, g1 int) {
 // 2t+1, which one 8-byte load reads.
 func packQ4_K(dst []byte, r int, b []byte) {
 	le := binary.LittleEndian
-	le.PutUint32(dst[4*r:], math.Float32bits(half(b)))
-	le.PutUint32(dst[16+4*r:], math.Float32bits(half(b[2:])))
+	copy(dst[2*r:][:2], b[:2])
+	copy(dst[8+2*r:][:2], b[2:4])
 	for j := range 8 {
-		dst[32+16*r+j], dst[32+16*r+8+j] = scaleMinK4u8(j, b[4:16])
+		dst[16+16*r+j], dst[16+16*r+8+j] = scaleMinK4u8(j, b[4:16])
 	}
 	src := b[16 : 16+128]
-	qs := dst[96+128*r:][:128]
+	qs := dst[80+128*r:][:128]
 	for t := range 4 {
 		for j := range 8 {
 			x := le.Uint64(src[32*(j>>1)+8*t:]) >> (4 * (j & 1)) & lowNibbles
@@ -145,13 +142,13 @@ func scaleMinK4u8(j int, s []byte) (byte, byte) {
 // stored bytes.
 func packQ6_K(dst []byte, r int, b []byte) {
 	le := binary.LittleEndian
-	le.PutUint32(dst[4*r:], math.Float32bits(half(b[208:])))
+	copy(dst[2*r:][:2], b[208:210])
 	for j := range 8 {
-		dst[16+16*r+j] = b[192+2*j]
-		dst[16+16*r+8+j] = b[192+2*j+1]
+		dst[8+16*r+j] = b[192+2*j]
+		dst[8+16*r+8+j] = b[192+2*j+1]
 	}
 	srcL, srcH := b[:128], b[128:192]
-	ql := dst[80+192*r:][:128]
+	ql := dst[72+192*r:][:128]
 	for t := range 4 {
 		for j := range 8 {
 			x := le.Uint64(srcL[64*(j>>2)+32*(j&1)+8*t:]) >> (4 * (j >> 1 & 1)) & lowNibbles
@@ -160,7 +157,7 @@ func packQ6_K(dst []byte, r int, b []byte) {
 	}
 	// Packed qh byte 32u+4j+i' holds, in bits 2i, the pair of value
 	// 32j+4(4u+i)+i', stored at qh byte 32(j>>2)+16u+4i+i'.
-	qh := dst[80+192*r+128:][:64]
+	qh := dst[72+192*r+128:][:64]
 	for u := range 2 {
 		for j := range 8 {
 			at, s := srcH[32*(j>>2)+16*u:][:16], 2*(j&3)

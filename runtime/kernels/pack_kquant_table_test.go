@@ -3,7 +3,6 @@ package kernels
 import (
 	"bytes"
 	"encoding/binary"
-	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -27,13 +26,13 @@ var kq4Src = func() (t [128][4]uint8) {
 
 // packQ4_K places one stored super-block b as row r of a packed group.
 func packQ4_KTable(dst []byte, r int, b []byte) {
-	binary.LittleEndian.PutUint32(dst[4*r:], math.Float32bits(half(b)))
-	binary.LittleEndian.PutUint32(dst[16+4*r:], math.Float32bits(half(b[2:])))
+	binary.LittleEndian.PutUint16(dst[2*r:], binary.LittleEndian.Uint16(b))
+	binary.LittleEndian.PutUint16(dst[8+2*r:], binary.LittleEndian.Uint16(b[2:]))
 	for j := range 8 {
-		dst[32+16*r+j], dst[32+16*r+8+j] = scaleMinK4u8(j, b[4:16])
+		dst[16+16*r+j], dst[16+16*r+8+j] = scaleMinK4u8(j, b[4:16])
 	}
 	src := b[16 : 16+128]
-	qs := dst[96+128*r:][:128]
+	qs := dst[80+128*r:][:128]
 	for k, t := range &kq4Src {
 		qs[k] = src[t[0]]>>t[1]&0xf | src[t[2]]>>t[3]<<4
 	}
@@ -66,17 +65,17 @@ var kq6Lo, kq6Hi = func() (lo [128][2][2]uint8, hi [64][4][2]uint8) {
 
 // packQ6_K places one stored super-block b as row r of a packed group.
 func packQ6_KTable(dst []byte, r int, b []byte) {
-	binary.LittleEndian.PutUint32(dst[4*r:], math.Float32bits(half(b[208:])))
+	binary.LittleEndian.PutUint16(dst[2*r:], binary.LittleEndian.Uint16(b[208:]))
 	for j := range 8 {
-		dst[16+16*r+j] = b[192+2*j]
-		dst[16+16*r+8+j] = b[192+2*j+1]
+		dst[8+16*r+j] = b[192+2*j]
+		dst[8+16*r+8+j] = b[192+2*j+1]
 	}
 	srcL, srcH := b[:128], b[128:192]
-	ql := dst[80+192*r:][:128]
+	ql := dst[72+192*r:][:128]
 	for k, t := range &kq6Lo {
 		ql[k] = srcL[t[0][0]]>>t[0][1]&0xf | srcL[t[1][0]]>>t[1][1]<<4
 	}
-	qh := dst[80+192*r+128:][:64]
+	qh := dst[72+192*r+128:][:64]
 	for k, t := range &kq6Hi {
 		var v byte
 		for i, s := range t {

@@ -37,3 +37,15 @@ func TestPackedKNoAlloc(t *testing.T) {
 		}
 	}
 }
+
+// TestPackedKQuantBytes checks that the packed Q4_K and Q6_K layouts read
+// hardly more bytes than the stored blocks, since a decode step is bound by
+// reading the weights: the scales stay halves, and only Q4_K's 6-bit scales
+// and mins take a byte each (16 bytes per row and super-block, stored in 12).
+func TestPackedKQuantBytes(t *testing.T) {
+	for typ, extra := range map[DType]int{Q4_K: 4, Q6_K: 0} {
+		if got, want := kGroupBytes(typ), groupRows*(typ.blockBytes()+extra); got != want {
+			t.Errorf("%v: a packed group of %d rows takes %d bytes per super-block, want %d", typ, groupRows, got, want)
+		}
+	}
+}

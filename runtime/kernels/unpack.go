@@ -1,10 +1,5 @@
 package kernels
 
-import (
-	"encoding/binary"
-	"math"
-)
-
 // Packed reports whether m keeps its own copy of the weights in the layout
 // of the tile kernels (pack.go, pack_kquant.go). Matmuls then read only that copy
 // while the tile kernels are in use, and Row reads it too, so the stored
@@ -81,30 +76,30 @@ func unpackBlock(t DType, src, qs []byte, h int) {
 func (m *Matrix) packedRowK(r int, dst []float32) {
 	sb, gb := kGroupBytes(m.Type), m.groupBytes()
 	g, gr := r/groupRows, r%groupRows
-	f32 := func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) }
 	var q [qkK]int8
 	var sc, mn [16]int32
 	for s := range m.Cols / qkK {
 		blk := m.packed[g*gb+s*sb:][:sb]
-		d, dmin := f32(blk[4*gr:]), float32(0)
+		var d, dmin float32
 		if m.Type == Q4_K {
-			dmin = f32(blk[16+4*gr:])
+			d, dmin = half(blk[2*gr:]), half(blk[8+2*gr:])
 			for j := range 8 {
-				sc[2*j], sc[2*j+1] = int32(blk[32+16*gr+j]), int32(blk[32+16*gr+j])
-				mn[2*j], mn[2*j+1] = int32(blk[32+16*gr+8+j]), int32(blk[32+16*gr+8+j])
+				sc[2*j], sc[2*j+1] = int32(blk[16+16*gr+j]), int32(blk[16+16*gr+j])
+				mn[2*j], mn[2*j+1] = int32(blk[16+16*gr+8+j]), int32(blk[16+16*gr+8+j])
 			}
-			for k, b := range blk[96+128*gr:][:128] {
+			for k, b := range blk[80+128*gr:][:128] {
 				q[kpPerm[k+k&^31]], q[kpPerm[k+k&^31+32]] = int8(b&0xf), int8(b>>4)
 			}
 		} else {
+			d = half(blk[2*gr:])
 			for j := range 8 {
-				sc[2*j], sc[2*j+1] = int32(int8(blk[16+16*gr+j])), int32(int8(blk[16+16*gr+8+j]))
+				sc[2*j], sc[2*j+1] = int32(int8(blk[8+16*gr+j])), int32(int8(blk[8+16*gr+8+j]))
 			}
 			var v [qkK]uint8
-			for k, b := range blk[80+192*gr:][:128] {
+			for k, b := range blk[72+192*gr:][:128] {
 				v[kpPerm[k+k&^31]], v[kpPerm[k+k&^31+32]] = b&0xf, b>>4
 			}
-			for k, b := range blk[80+192*gr+128:][:64] {
+			for k, b := range blk[72+192*gr+128:][:64] {
 				for i := range 4 {
 					v[kpPerm[32*(4*(k/32)+i)+k%32]] |= b >> (2 * i) & 3 << 4
 				}
