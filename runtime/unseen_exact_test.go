@@ -53,7 +53,7 @@ func TestUnseenExactMatchesLlamaServer(t *testing.T) {
 				if !slices.Equal(ref.Prompt, prompt) {
 					t.Fatalf("%s: the reference was made for another prompt: run with -update", source)
 				}
-				got := unseenLogprobs(t, f32, kvcache.F32, append(slices.Clone(prompt), ref.Tokens...), len(prompt)-1)
+				got := unseenLogprobs(t, f32, kvcache.F32, unseenDefaultCtx, append(slices.Clone(prompt), ref.Tokens...), len(prompt)-1)
 				worst := 0.0
 				for i, top := range ref.Top {
 					if a := argmax(got[i]); a != int(ref.Tokens[i]) {

@@ -2,8 +2,10 @@ package runtime
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"net/http"
@@ -23,8 +25,16 @@ const unseenGolden = "testdata/unseen-llama-server.json"
 // unseenVariants are the variants of models/fixture/unseen.py: random
 // weights in the structure of released checkpoints of the Gemma 3,
 // Gemma 4, Phi-3/Phi-4, gpt-oss, Qwen3.5/3.6 and Qwen3-MoE families.
-var unseenVariants = []string{"gemma-3-1b", "gemma-3-4b", "gemma-4-e2b", "gemma-4-31b", "gemma-4-26b-a4b",
-	"phi-4-mini", "phi-3-mini-4k", "gpt-oss-20b", "qwen3.5-27b", "qwen3.5-0.8b", "qwen3.5-35b-a3b", "qwen3-30b-a3b"}
+var unseenVariants = []string{"gemma-3-1b", "gemma-3-270m", "gemma-3-4b", "gemma-3-27b", "gemma-4-e2b",
+	"gemma-4-31b", "gemma-4-26b-a4b", "phi-4-mini", "phi-3-mini-4k", "phi-3-mini-128k", "gpt-oss-20b",
+	"qwen3.5-27b", "qwen3.5-0.8b", "qwen3.5-35b-a3b", "qwen3-30b-a3b"}
+
+// unseenCtx is the context of the variants run with more than
+// unseenDefaultCtx tokens: above the original 4096 tokens of a LongRoPE
+// model, both mlx and llama.cpp take its long factors.
+var unseenCtx = map[string]int{"phi-3-mini-128k": 8192}
+
+const unseenDefaultCtx = 256
 
 // unseenHFDiffers names the variants whose HF directory computes
 // otherwise than its GGUF conversion, and why: the GGUF has no key for
@@ -79,19 +89,20 @@ func TestUnseenMatchesLlamaServer(t *testing.T) {
 	for _, v := range unseenVariants {
 		t.Run(v, func(t *testing.T) {
 			gguf := filepath.Join(dir, v+"-F16.gguf")
-			e, err := Load(context.Background(), gguf, Options{Threads: 2, Ctx: 256})
+			ctx := cmp.Or(unseenCtx[v], unseenDefaultCtx)
+			e, err := Load(context.Background(), gguf, Options{Threads: 2, Ctx: ctx})
 			if err != nil {
 				t.Fatal(err)
 			}
 			prompt := e.Chat().Encode(unseenPrompt)
 			e.Close()
-			refs := unseenRefs(t, golden, v, server != "", func() unseenRef { return llamaServerTop(t, server, gguf, prompt) })
+			refs := unseenRefs(t, golden, v, server != "", func() unseenRef { return llamaServerTop(t, server, gguf, prompt, "-c", fmt.Sprint(ctx)) })
 			for source, ref := range refs {
 				if !slices.Equal(ref.Prompt, prompt) {
 					t.Fatalf("%s: the reference was made for another prompt: run with -update", source)
 				}
 				tokens := append(slices.Clone(prompt), ref.Tokens...)
-				got := unseenLogprobs(t, gguf, kvcache.F16, tokens, len(prompt)-1)
+				got := unseenLogprobs(t, gguf, kvcache.F16, ctx, tokens, len(prompt)-1)
 				worst, tol := 0.0, unseenTolLlama
 				if strings.HasPrefix(v, "gpt-oss") {
 					tol = unseenTolMXFP4
@@ -126,8 +137,8 @@ func TestUnseenMatchesLlamaServer(t *testing.T) {
 				ref = r
 			}
 			tokens := append(slices.Clone(prompt), ref.Tokens...)
-			fromGGUF := unseenLogprobs(t, gguf, kvcache.F16, tokens, len(prompt)-1)
-			fromHF := unseenLogprobs(t, filepath.Join(dir, v), kvcache.F16, tokens, len(prompt)-1)
+			fromGGUF := unseenLogprobs(t, gguf, kvcache.F16, ctx, tokens, len(prompt)-1)
+			fromHF := unseenLogprobs(t, filepath.Join(dir, v), kvcache.F16, ctx, tokens, len(prompt)-1)
 			worst := 0.0
 			for i := range fromHF {
 				if argmax(fromHF[i]) != argmax(fromGGUF[i]) {
@@ -219,11 +230,11 @@ func unseenMargin(top map[int32]float64) float64 {
 	return lps[len(lps)-1] - lps[len(lps)-2]
 }
 
-// unseenLogprobs loads ref with a KV cache of kv and returns the log-softmax of the logits at
-// every position of tokens from from on.
-func unseenLogprobs(t *testing.T, ref string, kv kvcache.Type, tokens []int32, from int) [][]float32 {
+// unseenLogprobs loads ref with a KV cache of kv in a context of ctx tokens and returns the
+// log-softmax of the logits at every position of tokens from from on.
+func unseenLogprobs(t *testing.T, ref string, kv kvcache.Type, ctx int, tokens []int32, from int) [][]float32 {
 	t.Helper()
-	e, err := Load(context.Background(), ref, Options{Threads: 2, Ctx: 256, KVType: kv})
+	e, err := Load(context.Background(), ref, Options{Threads: 2, Ctx: ctx, KVType: kv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,11 +260,12 @@ func unseenLogprobs(t *testing.T, ref string, kv kvcache.Type, tokens []int32, f
 	return out[:len(tokens)-from-1]
 }
 
-// llamaServerTop starts llama-server on model (with args) and returns its greedy
-// continuation of prompt with the top log-probabilities at each token.
+// llamaServerTop starts llama-server on model (with args, which may set
+// another context with -c) and returns its greedy continuation of prompt
+// with the top log-probabilities at each token.
 func llamaServerTop(t *testing.T, bin, model string, prompt []int32, args ...string) unseenRef {
 	t.Helper()
-	base := startLlamaServer(t, bin, model, append([]string{"-c", "256", "--temp", "0"}, args...)...)
+	base := startLlamaServer(t, bin, model, append([]string{"-c", fmt.Sprint(unseenDefaultCtx), "--temp", "0"}, args...)...)
 	body, _ := json.Marshal(map[string]any{"prompt": prompt, "n_predict": unseenPredict, "n_probs": unseenProbs,
 		"temperature": 0, "cache_prompt": false, "post_sampling_probs": false})
 	res, err := http.Post(base+"/completion", "application/json", bytes.NewReader(body))
