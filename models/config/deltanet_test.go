@@ -162,3 +162,20 @@ func TestFromGGUFDeltaNet(t *testing.T) {
 		}
 	}
 }
+
+// TestFromHFJSONMRope reads the multimodal RoPE of Qwen3.5 configs in
+// either form, rope_scaling of type "mrope" (transformers 4) or sections
+// beside rope_type "default": with text alone every section takes the
+// same position, which is plain RoPE.
+func TestFromHFJSONMRope(t *testing.T) {
+	for _, scaling := range []string{`{"type": "mrope", "mrope_section": [2, 1, 1]}`,
+		`{"rope_type": "default", "mrope_interleaved": true, "mrope_section": [2, 1, 1]}`} {
+		m, err := FromHFJSON([]byte(`{` + hybridBase + `, "partial_rotary_factor": 0.25, "rope_theta": 1e7, "rope_scaling": ` + scaling + `}`))
+		if err != nil {
+			t.Fatalf("%s: %v", scaling, err)
+		}
+		if m.RopeScaling.Type != "" || m.RopeTheta != 1e7 || m.RopeDim != 8 {
+			t.Errorf("%s: scaling %+v, theta %v, rotary dimensions %d", scaling, m.RopeScaling, m.RopeTheta, m.RopeDim)
+		}
+	}
+}

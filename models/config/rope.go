@@ -41,7 +41,10 @@ func hfRope(r, rp *reader, m *Model) RopeScaling {
 	typ := s.str("rope_type", s.str("type", ""))
 	var out RopeScaling
 	switch typ {
-	case "", "default":
+	case "", "default", "mrope":
+		// Multimodal RoPE (mrope) rotates sections of each head by time,
+		// height and width positions; for text all three are the token's
+		// position, which is plain RoPE.
 		return RopeScaling{}
 	case "proportional":
 		// Gemma 4's full-attention RoPE (Model.RopeProportional), with
