@@ -58,17 +58,9 @@ GLOBL nibbles0f<>(SB), RODATA|NOPTR, $32
 
 // Registers: SI weights, DI activations, CX pairs left, R9 xstride, R10
 // 3*xstride, DX out, R8 ostride in bytes. Y16 the group's scales, Y17/Y18
-// the row's lo/hi weights, Y19 the row's spread scales, Y20/Y21 scratch,
-// Y22–Y25 the corrections of the columns, Y27–Y30 the row indices, Y31 the
-// nibble mask. The four-column kernels use Y26–Y29 for the columns' scale
-// products and Y30 for the scale transposition instead.
-
-#define VNNIPROLOGUE \
-	VNNIARGS \
-	VMOVDQU32 rowidx<>+0(SB), Y27 \
-	VMOVDQU32 rowidx<>+32(SB), Y28 \
-	VMOVDQU32 rowidx<>+64(SB), Y29 \
-	VMOVDQU32 rowidx<>+96(SB), Y30
+// the row's lo/hi weights, Y19 the row's scale products, Y20 scratch,
+// Y22–Y25 the corrections of the columns, Y26–Y29 the columns' scale
+// products, Y30 the scale transposition, Y31 the nibble mask.
 
 // W4 loads the 64 nibbles of a Q4_0 row at OFF(SI) as lo/hi bytes.
 #define W4(OFF) \
@@ -100,20 +92,10 @@ GLOBL nibbles0f<>(SB), RODATA|NOPTR, $32
 	VPSHUFB Y17, Y31, Y17 \
 	VPSHUFB Y18, Y31, Y18
 
-// COL accumulates one activation row (lo at XLO, hi at XHI, spread scales
-// at XD, correction in register CORR) into ACC.
-#define COL(CORR, XLO, XHI, XD, ACC) \
-	VMOVDQA32 CORR, Y20 \
-	VPDPBUSD XLO, Y17, Y20 \
-	VPDPBUSD XHI, Y18, Y20 \
-	VCVTDQ2PS Y20, Y20 \
-	VMULPS XD, Y19, Y21 \
-	VFMADD231PS Y21, Y20, ACC
-
-// COLP is COL for the four-column kernels: the scale products of the row
-// and column come from the column's products P (lane r: row r, block A;
-// lane 4+r: block B), spread over the blocks' lanes by SEL (0x55 times the
-// row). They are the same products dw·dx that COL computes.
+// COLP accumulates one activation row (lo at XLO, hi at XHI, correction in
+// register CORR) into ACC: the scale products dw·dx of the row and column
+// come from the column's products P (lane r: row r, block A; lane 4+r:
+// block B), spread over the blocks' lanes by SEL (0x55 times the row).
 #define COLP(CORR, XLO, XHI, SEL, P, ACC) \
 	VSHUFPS $SEL, P, P, Y19 \
 	VMOVDQA32 CORR, Y20 \
@@ -206,10 +188,10 @@ TEXT ·gemm4Q4_0VNNI(SB), NOSPLIT, $0-48
 TEXT ·gemm4Q8_0VNNI(SB), NOSPLIT, $0-48
 	KERNEL4(W8, 4, 16, 80, 144, 208, 272, g4q8loop, NOSETUP)
 
-// ROW1 accumulates the loaded row with row index IDX into ACC (one column).
-#define ROW1(IDX, ACC) \
-	VPERMPS Y16, IDX, Y19 \
-	COL(Y22, (DI), 32(DI), 64(DI), ACC)
+// ROW1 accumulates the loaded row (SEL 0x55 times its index) into ACC
+// (one column), with the scale products in Y26.
+#define ROW1(SEL, ACC) \
+	COLP(Y22, (DI), 32(DI), SEL, Y26, ACC)
 
 #define ZERO4 \
 	VXORPS Y0, Y0, Y0 \
@@ -217,23 +199,28 @@ TEXT ·gemm4Q8_0VNNI(SB), NOSPLIT, $0-48
 	VXORPS Y2, Y2, Y2 \
 	VXORPS Y3, Y3, Y3
 
-// KERNEL1 is the loop of a one-column kernel, in the terms of KERNEL4.
+// KERNEL1 is the loop of a one-column kernel, in the terms of KERNEL4: the
+// eight scale products of a pair take one multiply after the transposition,
+// and a row picks its own with a shuffle, as in KERNEL4.
 #define KERNEL1(W, SHIFT, O0, O1, O2, O3, STEP, LOOP, SETUP) \
-	VNNIPROLOGUE \
+	VNNIARGS \
 	SETUP \
+	VMOVDQU32 transidx<>+0(SB), Y30 \
 	ZERO4 \
 LOOP: \
 	VCVTPH2PS (SI), Y16 \
+	VPERMPS Y16, Y30, Y16 \
+	VMULPS 64(DI), Y16, Y26 \
 	VMOVDQU32 96(DI), Y22 \
 	VPSLLD $SHIFT, Y22, Y22 \
 	W(O0) \
-	ROW1(Y27, Y0) \
+	ROW1(0x00, Y0) \
 	W(O1) \
-	ROW1(Y28, Y1) \
+	ROW1(0x55, Y1) \
 	W(O2) \
-	ROW1(Y29, Y2) \
+	ROW1(0xaa, Y2) \
 	W(O3) \
-	ROW1(Y30, Y3) \
+	ROW1(0xff, Y3) \
 	ADDQ $STEP, SI \
 	SUBQ $-128, DI \
 	DECQ CX \
