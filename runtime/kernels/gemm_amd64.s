@@ -123,17 +123,23 @@ GLOBL nibbles0f<>(SB), RODATA|NOPTR, $32
 	VMULPS 64(DI)(R9*2), Y16, Y28 \
 	VMULPS 64(DI)(R10*1), Y16, Y29
 
-// CORR4 loads the corrections of the four columns (SHIFT: 0 for Q4_0, 4
-// for Q8_0, whose offset is 16 times larger).
+// SHL0, SHL1 and SHL4 scale a correction for the weights' offset: Q4_0's
+// 8 is the activations' own, MXFP4's 16 twice it, Q8_0's 128 sixteen times.
+#define SHL0(R)
+#define SHL1(R) VPSLLD $1, R, R
+#define SHL4(R) VPSLLD $4, R, R
+
+// CORR4 loads the corrections of the four columns, scaled by SHIFT (SHL0,
+// SHL1 or SHL4).
 #define CORR4(SHIFT) \
 	VMOVDQU32 96(DI), Y22 \
 	VMOVDQU32 96(DI)(R9*1), Y23 \
 	VMOVDQU32 96(DI)(R9*2), Y24 \
 	VMOVDQU32 96(DI)(R10*1), Y25 \
-	VPSLLD $SHIFT, Y22, Y22 \
-	VPSLLD $SHIFT, Y23, Y23 \
-	VPSLLD $SHIFT, Y24, Y24 \
-	VPSLLD $SHIFT, Y25, Y25
+	SHIFT(Y22) \
+	SHIFT(Y23) \
+	SHIFT(Y24) \
+	SHIFT(Y25)
 
 #define ZERO16 \
 	VXORPS Y0, Y0, Y0 \
@@ -154,7 +160,7 @@ GLOBL nibbles0f<>(SB), RODATA|NOPTR, $32
 	VXORPS Y15, Y15, Y15
 
 // KERNEL4 is the loop of a four-column kernel: W loads a row (W4, W8 or
-// WF4) from offsets O0–O3, pairs of STEP bytes, corrections shifted by
+// WF4) from offsets O0–O3, pairs of STEP bytes, corrections scaled by
 // SHIFT, after SETUP (NOSETUP, or MXFP4SETUP for WF4).
 // The 16 scale products of a pair take four multiplies and a shuffle each,
 // not sixteen multiplies: the vector ports are the bound of this loop.
@@ -182,11 +188,11 @@ LOOP: \
 
 // func gemm4Q4_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4Q4_0VNNI(SB), NOSPLIT, $0-48
-	KERNEL4(W4, 0, 16, 48, 80, 112, 144, g4q4loop, NOSETUP)
+	KERNEL4(W4, SHL0, 16, 48, 80, 112, 144, g4q4loop, NOSETUP)
 
 // func gemm4Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4Q8_0VNNI(SB), NOSPLIT, $0-48
-	KERNEL4(W8, 4, 16, 80, 144, 208, 272, g4q8loop, NOSETUP)
+	KERNEL4(W8, SHL4, 16, 80, 144, 208, 272, g4q8loop, NOSETUP)
 
 // ROW1 accumulates the loaded row (SEL 0x55 times its index) into ACC
 // (one column), with the scale products in Y26.
@@ -212,7 +218,7 @@ LOOP: \
 	VPERMPS Y16, Y30, Y16 \
 	VMULPS 64(DI), Y16, Y26 \
 	VMOVDQU32 96(DI), Y22 \
-	VPSLLD $SHIFT, Y22, Y22 \
+	SHIFT(Y22) \
 	W(O0) \
 	ROW1(0x00, Y0) \
 	W(O1) \
@@ -229,19 +235,19 @@ LOOP: \
 
 // func gemm1Q4_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q4_0VNNI(SB), NOSPLIT, $0-48
-	KERNEL1(W4, 0, 16, 48, 80, 112, 144, g1q4loop, NOSETUP)
+	KERNEL1(W4, SHL0, 16, 48, 80, 112, 144, g1q4loop, NOSETUP)
 
 // func gemm1Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q8_0VNNI(SB), NOSPLIT, $0-48
-	KERNEL1(W8, 4, 16, 80, 144, 208, 272, g1q8loop, NOSETUP)
+	KERNEL1(W8, SHL4, 16, 80, 144, 208, 272, g1q8loop, NOSETUP)
 
 // func gemm4MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4MXFP4VNNI(SB), NOSPLIT, $0-48
-	KERNEL4(WF4, 1, 16, 48, 80, 112, 144, g4f4loop, MXFP4SETUP)
+	KERNEL4(WF4, SHL1, 16, 48, 80, 112, 144, g4f4loop, MXFP4SETUP)
 
 // func gemm1MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1MXFP4VNNI(SB), NOSPLIT, $0-48
-	KERNEL1(WF4, 1, 16, 48, 80, 112, 144, g1f4loop, MXFP4SETUP)
+	KERNEL1(WF4, SHL1, 16, 48, 80, 112, 144, g1f4loop, MXFP4SETUP)
 
 // ---- AVX2 (one activation row, 16 registers) ----
 
