@@ -1,7 +1,6 @@
 package model_test
 
 import (
-	"fmt"
 	"math"
 	"os"
 	"testing"
@@ -81,20 +80,17 @@ func newBenchState(b *testing.B, m *model.Model, pool *kernels.Pool) (*model.Sta
 	return s, kv, c
 }
 
-// step runs n rows after the cached ones (16 prompt rows first, untimed,
-// when the cache is empty or full), every row's logits and hidden state
-// wanted as when verifying drafted tokens.
-func (r *realShape) step(b *testing.B, n int) {
+// room starts the cache over with 16 prompt rows when it is empty or
+// has no room for n more.
+func (r *realShape) room(b *testing.B, n int) {
 	if r.pos == 0 || r.pos+n > benchCtx {
-		b.StopTimer()
 		r.pos = 0
 		r.forward(b, 16, false)
-		b.StartTimer()
 	}
-	r.forward(b, n, true)
 }
 
-// forward runs n rows from r.pos.
+// forward runs n rows from r.pos: with all, every row's logits and hidden
+// state wanted, as when verifying drafted tokens.
 func (r *realShape) forward(b *testing.B, n int, all bool) {
 	batch := batchOf(r.cache, n, r.pos)
 	if all {
@@ -109,47 +105,31 @@ func (r *realShape) forward(b *testing.B, n int, all bool) {
 	r.pos += n
 }
 
-// timeSteps runs fn as the benchmark's loop and reports milliseconds per
-// call, the mean and the fastest (the one least slowed by other processes
-// on a shared machine).
-func timeSteps(b *testing.B, fn func()) {
-	b.ReportAllocs()
-	best := time.Duration(math.MaxInt64)
-	for b.Loop() {
-		t0 := time.Now()
-		fn()
-		best = min(best, time.Since(t0))
-	}
-	b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/step")
-	b.ReportMetric(float64(best.Microseconds())/1e3, "min-ms/step")
-}
-
 // BenchmarkRealShapeStep times the pieces of decoding a real-shape file
-// with and without drafting: rows/1 is a plain decode step, rows/k+1 the
-// step that verifies k drafted tokens, and mtp-draft one guess of the
-// file's multi-token prediction layer (when it has one: bench-models.py
-// --mtp). The file is MLX_BENCH_GGUF; without it the benchmark skips.
+// with and without drafting: rows1 is a plain decode step, rowsK+1 the
+// step that verifies K drafted tokens, and draft one guess of the file's
+// multi-token prediction layer (when it has one: bench-models.py --mtp).
+// Each iteration runs every piece once, so that all of them meet the same
+// load on a shared machine; each is reported as its mean and its fastest
+// time. The file is MLX_BENCH_GGUF; without it the benchmark skips.
 //
 //	MLX_BENCH_GGUF=FILE go test ./runtime/model -run '^$' -bench RealShapeStep -benchtime 20x
 func BenchmarkRealShapeStep(b *testing.B) {
 	r := openRealShape(b)
-	for n := 1; n <= 5; n++ {
-		b.Run(fmt.Sprintf("rows/%d", n), func(b *testing.B) {
-			timeSteps(b, func() { r.step(b, n) })
-		})
+	pieces := []string{"rows1", "rows2", "rows3", "rows4", "rows5"}
+	run, rows := []func(){}, 0 // rows: the main model's rows per iteration
+	for n := 1; n <= len(pieces); n++ {
+		run, rows = append(run, func() { r.forward(b, n, true) }), rows+n
 	}
-	b.Run("mtp-draft", func(b *testing.B) {
-		mtp, err := model.BuildMTP(r.cfg, r.src)
-		if err != nil {
-			b.Skip(err)
-		}
+	if mtp, err := model.BuildMTP(r.cfg, r.src); err == nil {
 		s, _, c := newBenchState(b, mtp, r.pool)
 		hidden := make([]float32, r.cfg.HiddenSize)
 		for i := range hidden {
 			hidden[i] = float32(i%7) / 7
 		}
 		pos := 0
-		timeSteps(b, func() {
+		pieces = append(pieces, "draft")
+		run = append(run, func() {
 			if pos == benchCtx {
 				pos = 0
 			}
@@ -160,5 +140,25 @@ func BenchmarkRealShapeStep(b *testing.B) {
 			}
 			pos++
 		})
-	})
+	}
+	total := make([]time.Duration, len(run))
+	best := make([]time.Duration, len(run))
+	for i := range best {
+		best[i] = time.Duration(math.MaxInt64)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		r.room(b, rows)
+		for i, fn := range run {
+			t0 := time.Now()
+			fn()
+			d := time.Since(t0)
+			total[i] += d
+			best[i] = min(best[i], d)
+		}
+	}
+	for i, name := range pieces {
+		b.ReportMetric(total[i].Seconds()*1e3/float64(b.N), name+"-ms")
+		b.ReportMetric(best[i].Seconds()*1e3, name+"-min-ms")
+	}
 }
