@@ -31,6 +31,9 @@ type spec struct {
 	// pair is how a GGUF file's flags frame a pair of texts (EncodePair);
 	// nil for other tokenizers.
 	pair *pairRule
+	// pairTpl is how a tokenizer.json post-processor frames a pair of
+	// texts; nil without one.
+	pairTpl []pairPart
 }
 
 // endOfTurn are the texts of the control tokens that end a turn in the
@@ -65,7 +68,7 @@ func build(s *spec) (*Tokenizer, error) {
 		tokens: make([]string, size), special: make([]bool, size),
 		ids:    make(map[string]int, len(s.added)),
 		prefix: ids32(s.prefix), suffix: ids32(s.suffix),
-		bos: s.bos, eos: s.eos, unk: s.unk, pad: s.pad, source: s.source, pair: s.pair,
+		bos: s.bos, eos: s.eos, unk: s.unk, pad: s.pad, source: s.source, pair: s.pair, pairTpl: s.pairTpl,
 	}
 	if s.model.byID != nil && len(s.model.byID) <= size {
 		copy(t.tokens, s.model.byID)
@@ -88,6 +91,13 @@ func build(s *spec) (*Tokenizer, error) {
 	for _, id := range append(append([]int{t.bos, t.eos, t.unk, t.pad}, s.prefix...), s.suffix...) {
 		if id >= size {
 			return nil, fmt.Errorf("%s: %w: special token id %d is beyond the vocabulary (%d tokens)", s.source, ErrFormat, id, size)
+		}
+	}
+	for _, p := range s.pairTpl {
+		for _, id := range p.ids {
+			if int(id) >= size {
+				return nil, fmt.Errorf("%s: %w: pair template token id %d is beyond the vocabulary (%d tokens)", s.source, ErrFormat, id, size)
+			}
 		}
 	}
 	t.setupFastPaths(s)

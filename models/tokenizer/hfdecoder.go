@@ -75,47 +75,57 @@ func parseDecoder(raw json.RawMessage) (decoder, error) {
 	return nil, fmt.Errorf("%w: decoder type %.80q", ErrUnsupported, c.Type)
 }
 
-// parsePost reads the post-processor as the ids it puts before and after a
-// single sequence.
-func parsePost(raw json.RawMessage) (prefix, suffix []int, err error) {
+// parsePost reads the post-processor: the ids it puts before and after a
+// single sequence, and how it frames a pair of texts (nil when it has no
+// pair template): TemplateProcessing's pair template, RobertaProcessing's
+// <s> A </s></s> B </s> or BertProcessing's [CLS] A [SEP] B [SEP].
+func parsePost(raw json.RawMessage) (prefix, suffix []int, pair []pairPart, err error) {
 	c, ok, err := parseComponent(raw, "post_processor")
 	if !ok || err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var f struct {
 		Processors    []json.RawMessage                `json:"processors"`
 		Single        []map[string]struct{ ID string } `json:"single"`
+		Pair          []map[string]struct{ ID string } `json:"pair"`
 		SpecialTokens map[string]struct{ IDs []int }   `json:"special_tokens"`
 		Cls           []any                            `json:"cls"`
 		Sep           []any                            `json:"sep"`
 	}
 	if err := c.fields(&f, "post_processor"); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	switch c.Type {
 	case "ByteLevel":
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	case "Sequence":
 		for _, r := range f.Processors {
-			p, s, err := parsePost(r)
+			p, s, pp, err := parsePost(r)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			prefix = append(p, prefix...)
 			suffix = append(suffix, s...)
+			if pp != nil {
+				pair = pp
+			}
 		}
-		return prefix, suffix, nil
+		return prefix, suffix, pair, nil
 	case "TemplateProcessing":
-		return parseTemplate(f.Single, f.SpecialTokens)
+		if prefix, suffix, err = parseTemplate(f.Single, f.SpecialTokens); err != nil {
+			return nil, nil, nil, err
+		}
+		pair, err = parsePairTemplate(f.Pair, f.SpecialTokens)
+		return prefix, suffix, pair, err
 	case "RobertaProcessing", "BertProcessing":
 		cls, err1 := tokenPairID(f.Cls)
 		sep, err2 := tokenPairID(f.Sep)
 		if err1 != nil || err2 != nil {
-			return nil, nil, fmt.Errorf("%w: %s cls/sep must be [token, id]", ErrFormat, c.Type)
+			return nil, nil, nil, fmt.Errorf("%w: %s cls/sep must be [token, id]", ErrFormat, c.Type)
 		}
-		return []int{cls}, []int{sep}, nil
+		return []int{cls}, []int{sep}, bertPair(cls, sep, c.Type == "RobertaProcessing"), nil
 	}
-	return nil, nil, fmt.Errorf("%w: post_processor type %.80q", ErrUnsupported, c.Type)
+	return nil, nil, nil, fmt.Errorf("%w: post_processor type %.80q", ErrUnsupported, c.Type)
 }
 
 // parseTemplate reads TemplateProcessing's single template.

@@ -115,7 +115,7 @@ func (f *hfFile) spec() (*spec, error) {
 	if s.dec, err = parseDecoder(f.Decoder); err != nil {
 		return nil, err
 	}
-	if s.prefix, s.suffix, err = parsePost(f.PostProcessor); err != nil {
+	if s.prefix, s.suffix, s.pairTpl, err = parsePost(f.PostProcessor); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -13,9 +13,14 @@ type pairRule struct {
 // query and document, framed as llama.cpp frames them: BOS when the
 // tokenizer adds it, the first text, EOS when the file asks for it, SEP
 // when it asks for that, the second text, and EOS again. Special tokens
-// written in the texts are taken as plain text. A tokenizer that did not
-// come from a GGUF file puts EOS after each text when it adds one.
+// written in the texts are taken as plain text. A tokenizer.json frames
+// the pair as its post-processor's pair template does (TemplateProcessing,
+// RobertaProcessing, BertProcessing); one without puts EOS after each text
+// when it adds one.
 func (t *Tokenizer) EncodePair(first, second string) []int32 {
+	if t.pair == nil && t.pairTpl != nil {
+		return t.encodeTemplatePair(first, second)
+	}
 	r := pairRule{eos: t.eos, sep: -1, addEOS: t.AddEOS()}
 	if t.pair != nil {
 		r = *t.pair

@@ -36,6 +36,7 @@ type Tokenizer struct {
 	eog            []int // ids that end generation, EOS first
 	fim            FIM
 	pair           *pairRule
+	pairTpl        []pairPart // the tokenizer.json pair template, or nil
 
 	source string // file it came from, for messages
 
