@@ -74,3 +74,40 @@ func TestUnseenExactMatchesLlamaServer(t *testing.T) {
 		writeUnseenGolden(t, unseenExactGolden, golden)
 	}
 }
+
+// unseenMLXCopies are the unseen variants that models/fixture/unseen.py
+// also writes as mlx-lm converts them, and the directories of the copies.
+var unseenMLXCopies = map[string]string{"qwen3.5-35b-a3b": "qwen3.5-35b-a3b-mlx"}
+
+// TestUnseenMLXLayout checks that an unseen variant's directory in
+// mlx-lm's layout (language_model.model. names, no MTP or vision tensors,
+// MLX's convolution layout, norms stored shifted, experts split into
+// switch_mlp projections) computes as the directory it was made from: the
+// same values in another arrangement, so every log-probability of the
+// prompt within unseenExactTol.
+func TestUnseenMLXLayout(t *testing.T) {
+	dir, _, _ := unseenFixtures(t, unseenExactGolden)
+	for v, copyDir := range unseenMLXCopies {
+		t.Run(v, func(t *testing.T) {
+			ref := filepath.Join(dir, v)
+			e, err := Load(context.Background(), ref, Options{Threads: 2, Ctx: 256})
+			if err != nil {
+				t.Fatal(err)
+			}
+			prompt := e.Chat().Encode(unseenPrompt)
+			e.Close()
+			want := unseenLogprobs(t, ref, kvcache.F32, unseenDefaultCtx, prompt, 0)
+			got := unseenLogprobs(t, filepath.Join(dir, copyDir), kvcache.F32, unseenDefaultCtx, prompt, 0)
+			worst := 0.0
+			for i := range want {
+				for j := range want[i] {
+					worst = max(worst, math.Abs(float64(got[i][j]-want[i][j])))
+				}
+			}
+			if worst > unseenExactTol {
+				t.Errorf("largest |Δ log-probability| %.4g over %d positions, want ≤ %v", worst, len(want), unseenExactTol)
+			}
+			t.Logf("%d positions, largest |Δ log-probability| %.3g", len(want), worst)
+		})
+	}
+}
