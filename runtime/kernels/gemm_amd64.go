@@ -29,11 +29,24 @@ func gemm1MXFP4AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 func gemm1Q4_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
+func gemm4Q4_0GFNI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
+func gemm1Q4_0GFNI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
 func gemm1Q8_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 
 // hasVNNI reports whether this CPU runs the AVX-512 VNNI tile kernels (on
 // 256-bit vectors, with 32 registers).
 var hasVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
+
+// hasGFNI reports whether the VNNI Q4_0 kernels can split nibbles with
+// GFNI's affine transform (gemm4Q4_0GFNI, gemm1Q4_0GFNI: the same results).
+var hasGFNI = hasVNNI && cpu.X86.HasAVX512GFNI
+
+// gemmQ4_0GFNI is the Q4_0 entry of gemmVNNI where hasGFNI.
+var gemmQ4_0GFNI = gemmSet{wide: gemm4Q4_0GFNI, one: gemm1Q4_0GFNI, cols: 4, ahead: true}
 
 // Tile kernel sets per instruction set, by weight format.
 var (
@@ -58,5 +71,8 @@ func initGemm(k *kernelSet, lvl int) {
 	}
 	for t, g := range set {
 		k.gemm[t] = g
+	}
+	if lvl >= levelVNNI && hasGFNI {
+		k.gemm[Q4_0] = gemmQ4_0GFNI
 	}
 }

@@ -58,7 +58,8 @@ GLOBL nibbles0f<>(SB), RODATA|NOPTR, $32
 
 // Registers: SI weights, DI activations, CX pairs left, R9 xstride, R10
 // 3*xstride, DX out, R8 ostride in bytes. Y16 the group's scales, Y17/Y18
-// the row's lo/hi weights, Y19 the row's scale products, Y20 scratch,
+// the row's lo/hi weights, Y19 the row's scale products, Y20 scratch, Y21
+// the bit matrix of W4G,
 // Y22–Y25 the corrections of the columns, Y26–Y29 the columns' scale
 // products, Y30 the scale transposition, Y31 the nibble mask.
 
@@ -68,6 +69,19 @@ GLOBL nibbles0f<>(SB), RODATA|NOPTR, $32
 	VPSRLW $4, Y17, Y18 \
 	VPANDD Y31, Y17, Y17 \
 	VPANDD Y31, Y18, Y18
+
+// W4G is W4 with GFNI: one affine transform (the matrix in Y21, from
+// GFNISETUP) moves each byte's high nibble down and clears the rest.
+#define W4G(OFF) \
+	VMOVDQU32 OFF(SI), Y17 \
+	VGF2P8AFFINEQB $0, Y21, Y17, Y18 \
+	VPANDD Y31, Y17, Y17
+
+// GFNISETUP sets Y21 to the bit matrix of W4G: result bit i of a byte is
+// its bit i+4 for i < 4, zero above.
+#define GFNISETUP \
+	MOVQ $0x1020408000000000, AX \
+	VPBROADCASTQ AX, Y21
 
 // W8 loads the 64 biased bytes of a Q8_0 row at OFF(SI).
 #define W8(OFF) \
@@ -190,6 +204,10 @@ LOOP: \
 TEXT ·gemm4Q4_0VNNI(SB), NOSPLIT, $0-48
 	KERNEL4(W4, SHL0, 16, 48, 80, 112, 144, g4q4loop, NOSETUP)
 
+// func gemm4Q4_0GFNI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm4Q4_0GFNI(SB), NOSPLIT, $0-48
+	KERNEL4(W4G, SHL0, 16, 48, 80, 112, 144, g4q4gloop, GFNISETUP)
+
 // func gemm4Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4Q8_0VNNI(SB), NOSPLIT, $0-48
 	KERNEL4(W8, SHL4, 16, 80, 144, 208, 272, g4q8loop, NOSETUP)
@@ -236,6 +254,10 @@ LOOP: \
 // func gemm1Q4_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q4_0VNNI(SB), NOSPLIT, $0-48
 	KERNEL1(W4, SHL0, 16, 48, 80, 112, 144, g1q4loop, NOSETUP)
+
+// func gemm1Q4_0GFNI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm1Q4_0GFNI(SB), NOSPLIT, $0-48
+	KERNEL1(W4G, SHL0, 16, 48, 80, 112, 144, g1q4gloop, GFNISETUP)
 
 // func gemm1Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q8_0VNNI(SB), NOSPLIT, $0-48

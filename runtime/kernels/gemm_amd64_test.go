@@ -40,6 +40,28 @@ func TestGemmKernelSetsIdentical(t *testing.T) {
 	}
 }
 
+// TestGemmQ4_0GFNIIdentical checks that the Q4_0 kernels that split
+// nibbles with GFNI give the same bits as those that shift and mask.
+func TestGemmQ4_0GFNIIdentical(t *testing.T) {
+	if !hasGFNI {
+		t.Skip("this CPU does not run the GFNI kernels")
+	}
+	rng := newRand(34)
+	plain := fastKernels
+	plain.gemm[Q4_0] = gemmVNNI[Q4_0]
+	for _, c := range packedCases {
+		w := randomMatrix(t, rng, Q4_0, c.rows, c.cols)
+		x := randFloats(rng, c.n*c.cols, 1)
+		got := packedMatMul(t, &fastKernels, w, x, c.n)
+		want := packedMatMul(t, &plain, w, x, c.n)
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("%dx%d n=%d: out[%d]: GFNI %v, shift and mask %v", c.rows, c.cols, c.n, i, got[i], want[i])
+			}
+		}
+	}
+}
+
 // BenchmarkGemmTile times the tile kernels on one thread, with a matrix
 // that stays in cache (128 rows: the instruction throughput) and with one
 // that does not, for a decode step of 8 sequences and a prefill chunk
