@@ -229,6 +229,10 @@ func ggufRope(g *ggufReader, ropeDim, context int) (RopeScaling, error) {
 		OriginalContext: g.uint("rope.scaling.original_context_length", 0, false),
 		AttnFactor:      g.float("rope.scaling.attn_factor", 0, false),
 	}
+	if (typ == RopeLinear || typ == RopeYarn) && s.Factor == 0 {
+		// llama.cpp reads a missing factor as 1, which scales nothing.
+		typ, s.Type = "", ""
+	}
 	if lin := g.float("rope.scale_linear", 0, false); typ == "" && lin > 0 && lin != 1 {
 		s.Type, s.Factor = RopeLinear, lin
 	}

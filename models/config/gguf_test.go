@@ -30,6 +30,10 @@ func TestFromGGUF(t *testing.T) {
 			func(m *Model) { m.Arch, m.Architecture, m.AttentionBias = "qwen2", "qwen2", true }},
 		{"linear", llamaKVs("llama", "llama.rope.scaling.type", "linear", "llama.rope.scaling.factor", float32(4)), nil,
 			func(m *Model) { m.RopeScaling = RopeScaling{Type: RopeLinear, Factor: 4} }},
+		// llama.cpp reads a missing factor as 1: no scaling.
+		{"linear without factor", llamaKVs("llama", "llama.rope.scaling.type", "linear"), nil, func(*Model) {}},
+		{"yarn without factor", llamaKVs("qwen3", "qwen3.rope.scaling.type", "yarn"), nil,
+			func(m *Model) { m.Arch, m.Architecture = "qwen3", "qwen3" }},
 		{"old linear key", llamaKVs("llama", "llama.rope.scale_linear", float32(2)), nil,
 			func(m *Model) { m.RopeScaling = RopeScaling{Type: RopeLinear, Factor: 2} }},
 		{"yarn", llamaKVs("qwen3", "qwen3.rope.scaling.type", "yarn", "qwen3.rope.scaling.factor", float32(4),
@@ -113,7 +117,6 @@ func TestFromGGUFBad(t *testing.T) {
 		{"longrope without short", llamaKVs("phi3"), []f32Tensor{{"rope_factors_long.weight", make([]float32, 16)}}, ErrInvalid, "rope_factors_short.weight missing"},
 		{"unknown scaling", llamaKVs("llama", "llama.rope.scaling.type", "ntk"), nil, ErrUnsupported, `"ntk"`},
 		{"unknown pooling", llamaKVs("llama", "llama.pooling_type", uint32(9)), nil, ErrInvalid, "9 is not a pooling type"},
-		{"linear without factor", llamaKVs("llama", "llama.rope.scaling.type", "linear"), nil, ErrInvalid, "factor 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
