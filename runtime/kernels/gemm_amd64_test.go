@@ -40,23 +40,30 @@ func TestGemmKernelSetsIdentical(t *testing.T) {
 	}
 }
 
-// TestGemmQ4_0GFNIIdentical checks that the Q4_0 kernels that split
+// TestGemmGFNIIdentical checks that the Q4_0 and Q4_K kernels that split
 // nibbles with GFNI give the same bits as those that shift and mask.
-func TestGemmQ4_0GFNIIdentical(t *testing.T) {
+func TestGemmGFNIIdentical(t *testing.T) {
 	if !hasGFNI {
 		t.Skip("this CPU does not run the GFNI kernels")
 	}
 	rng := newRand(34)
 	plain := fastKernels
 	plain.gemm[Q4_0] = gemmVNNI[Q4_0]
-	for _, c := range packedCases {
-		w := randomMatrix(t, rng, Q4_0, c.rows, c.cols)
-		x := randFloats(rng, c.n*c.cols, 1)
-		got := packedMatMul(t, &fastKernels, w, x, c.n)
-		want := packedMatMul(t, &plain, w, x, c.n)
-		for i := range got {
-			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-				t.Fatalf("%dx%d n=%d: out[%d]: GFNI %v, shift and mask %v", c.rows, c.cols, c.n, i, got[i], want[i])
+	plain.gemm[Q4_K] = gemmSet{wide: gemm4Q4_KVNNI, one: gemm1Q4_KVNNI, cols: 4, ahead: true}
+	cases := append([]packedCase{{5, 256, 3}, {9, 768, 6}, {4, 1024, 1}}, packedCases...)
+	for _, typ := range []DType{Q4_0, Q4_K} {
+		for _, c := range cases {
+			if c.cols%typ.blockElems() != 0 {
+				continue
+			}
+			w := randomMatrix(t, rng, typ, c.rows, c.cols)
+			x := randFloats(rng, c.n*c.cols, 1)
+			got := packedMatMul(t, &fastKernels, w, x, c.n)
+			want := packedMatMul(t, &plain, w, x, c.n)
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%v %dx%d n=%d: out[%d]: GFNI %v, shift and mask %v", typ, c.rows, c.cols, c.n, i, got[i], want[i])
+				}
 			}
 		}
 	}

@@ -67,6 +67,13 @@
 	VPANDD Y31, Y18, Y18 \
 	VPANDD Y31, Y19, Y19
 
+// Q4WG is Q4W with GFNI: one affine transform (the matrix in Y25) moves
+// each byte's high nibble down and clears the rest.
+#define Q4WG(Q) \
+	VMOVDQU32 Q(SI), Y18 \
+	VGF2P8AFFINEQB $0, Y25, Y18, Y19 \
+	VPANDD Y31, Y18, Y18
+
 // Q4FIN accumulates the lanes I of one column (activation scales at
 // XD, Σ x at XS) into ACC.
 #define Q4FIN(I, XD, XS, ACC) \
@@ -106,25 +113,47 @@
 	Q4FIN(Y23, 352(DI)(R10*1), 320(DI)(R10*1), A3)
 
 // Q4ROW1 is Q4ROW4 for one column, its sums split over Y20 and Y21 (two
-// shorter chains of dependent VPDPBUSD).
-#define Q4ROW1(D, DMIN, SC, MN, Q, ACC) \
+// shorter chains of dependent VPDPBUSD), its weights loaded by W.
+#define Q4ROW1(W, D, DMIN, SC, MN, Q, ACC) \
 	Q4SCALES(D, DMIN, SC, MN) \
 	VPXORD Y20, Y20, Y20 \
 	VPXORD Y21, Y21, Y21 \
-	Q4W(Q) \
+	W(Q) \
 	VPDPBUSD 0(DI), Y18, Y20 \
 	VPDPBUSD 32(DI), Y19, Y21 \
-	Q4W(32+Q) \
+	W(32+Q) \
 	VPDPBUSD 64(DI), Y18, Y20 \
 	VPDPBUSD 96(DI), Y19, Y21 \
-	Q4W(64+Q) \
+	W(64+Q) \
 	VPDPBUSD 128(DI), Y18, Y20 \
 	VPDPBUSD 160(DI), Y19, Y21 \
-	Q4W(96+Q) \
+	W(96+Q) \
 	VPDPBUSD 192(DI), Y18, Y20 \
 	VPDPBUSD 224(DI), Y19, Y21 \
 	VPADDD Y21, Y20, Y20 \
 	Q4FIN(Y20, 352(DI), 320(DI), ACC)
+
+// Q4K1 is the one-column Q4_K kernel; W is Q4W, or Q4WG after GFNISETUP
+// (the four-column kernel, bound by its VPDPBUSD, keeps the shift).
+#define Q4K1(W, SETUP, LOOP) \
+	PROLOGUE \
+	SETUP \
+	ZERO4(Y0, Y1, Y2, Y3) \
+LOOP: \
+	Q4ROW1(W, 0, 8, 16, 24, 80, Y0) \
+	Q4ROW1(W, 2, 10, 32, 40, 208, Y1) \
+	Q4ROW1(W, 4, 12, 48, 56, 336, Y2) \
+	Q4ROW1(W, 6, 14, 64, 72, 464, Y3) \
+	NEXT(592, LOOP) \
+	STORE4
+
+#define NOSETUP
+
+// GFNISETUP sets Y25 to the bit matrix of Q4WG: result bit i of a byte is
+// its bit i+4 for i < 4, zero above.
+#define GFNISETUP \
+	MOVQ $0x1020408000000000, AX \
+	VPBROADCASTQ AX, Y25
 
 // func gemm4Q4_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4Q4_KVNNI(SB), NOSPLIT, $0-48
@@ -140,15 +169,11 @@ g4q4kloop:
 
 // func gemm1Q4_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q4_KVNNI(SB), NOSPLIT, $0-48
-	PROLOGUE
-	ZERO4(Y0, Y1, Y2, Y3)
-g1q4kloop:
-	Q4ROW1(0, 8, 16, 24, 80, Y0)
-	Q4ROW1(2, 10, 32, 40, 208, Y1)
-	Q4ROW1(4, 12, 48, 56, 336, Y2)
-	Q4ROW1(6, 14, 64, 72, 464, Y3)
-	NEXT(592, g1q4kloop)
-	STORE4
+	Q4K1(Q4W, NOSETUP, g1q4kloop)
+
+// func gemm1Q4_KGFNI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm1Q4_KGFNI(SB), NOSPLIT, $0-48
+	Q4K1(Q4WG, GFNISETUP, g1q4kgloop)
 
 // ---- Q6_K ----
 // Y16/Y17 the row's int32 scales of the even/odd sub-blocks, Y18 low nibbles, Y19
