@@ -32,6 +32,25 @@ func TestDeviceOption(t *testing.T) {
 	}
 }
 
+// testDevice is the device that the reference tests load their models on:
+// $MLX_DEVICE (CI sets vulkan on lavapipe), else the CPU.
+func testDevice() string { return os.Getenv("MLX_DEVICE") }
+
+// checkOnDevice fails the test when e has a GPU that computed none of the
+// products of a prompt's batch, so that a silent fallback to the CPU does
+// not pass for the GPU's results.
+func checkOnDevice(t *testing.T, e *Engine) {
+	t.Helper()
+	if e.gpu == nil {
+		return
+	}
+	took, batched := e.gpu.took.Load(), e.gpu.batched.Load()
+	if batched == 0 {
+		t.Errorf("the GPU computed %d products, none of them of a prompt's batch", took)
+	}
+	t.Logf("%d products on the GPU, %d of them batched", took, batched)
+}
+
 // loadOnVulkan loads a fixture with Device vulkan, or skips when there is no
 // Vulkan device (fails with MLX_REQUIRE_VULKAN set).
 func loadOnVulkan(t *testing.T, elem ...string) *Engine {

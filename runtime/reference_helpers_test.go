@@ -52,10 +52,11 @@ func readReference(t *testing.T, file, run string) []refCase {
 	return nil
 }
 
-// loadEngine loads a fixture model with a small context and two threads.
+// loadEngine loads a fixture model with a small context and two threads,
+// on the device of testDevice.
 func loadEngine(t testing.TB, kv kvcache.Type, elem ...string) *Engine {
 	t.Helper()
-	e, err := Load(context.Background(), fixture.Path(t, elem...), Options{Threads: 2, Ctx: 256, KVType: kv})
+	e, err := Load(context.Background(), fixture.Path(t, elem...), Options{Threads: 2, Ctx: 256, KVType: kv, Device: testDevice()})
 	if err != nil {
 		t.Fatal(err)
 	}

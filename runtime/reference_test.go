@@ -52,6 +52,7 @@ func TestReferenceLogprobs(t *testing.T) {
 			if a.mismatch > 0 {
 				t.Errorf("%d steps with a different argmax where the reference margin exceeds %g", a.mismatch, tt.tol)
 			}
+			checkOnDevice(t, e)
 		})
 	}
 }

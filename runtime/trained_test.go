@@ -55,7 +55,7 @@ func loadTrained(t *testing.T, name string) (*Engine, string) {
 	if _, err := config.FromHFDir(dir); errors.Is(err, config.ErrUnsupported) {
 		t.Skipf("%s: family not registered yet: %v", name, err)
 	}
-	e, err := Load(context.Background(), dir, Options{Threads: 2, Ctx: 512})
+	e, err := Load(context.Background(), dir, Options{Threads: 2, Ctx: 512, Device: testDevice()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,6 +97,7 @@ func TestTrainedLogprobs(t *testing.T) {
 				}
 				t.Logf("%s: %d positions, largest difference %.4f", c.Case, len(c.Rows), worst)
 			}
+			checkOnDevice(t, e)
 		})
 	}
 }
@@ -134,6 +135,7 @@ func TestTrainedAnswers(t *testing.T) {
 					t.Errorf("%s: answer %q (%s), want %q", c.Name, text, res.Finish, c.Answer)
 				}
 			}
+			checkOnDevice(t, e)
 		})
 	}
 }

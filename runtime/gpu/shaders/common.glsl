@@ -1,10 +1,9 @@
 // The bindings and helpers every matrix kernel shares. One invocation
-// computes one output row for every input vector, 64 rows to a workgroup;
-// groups past 65535, the guaranteed limit of the first dispatch dimension,
-// go in the second. Without shared memory or barriers it suits CPU drivers
-// such as lavapipe, where a workgroup barrier is expensive; a GPU-tuned
-// form (a subgroup reduction per row) is left for when it can be measured.
-layout(local_size_x = 64) in;
+// computes one output row for every input vector. Without shared memory or
+// barriers it suits CPU drivers such as lavapipe, where a workgroup barrier
+// is expensive; a GPU-tuned form (a subgroup reduction per row) is left for
+// when it can be measured.
+#include "index.glsl"
 
 layout(std430, binding = 0) readonly buffer Weights { uint w[]; };
 layout(std430, binding = 1) readonly buffer Input { vec4 x[]; };
@@ -16,11 +15,6 @@ layout(push_constant) uniform Shape {
 	uint cols;
 	uint n;
 } shape;
-
-// rowIndex is the output row of this invocation.
-uint rowIndex() {
-	return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
-}
 
 // byteAt is byte o of the weights (the block formats are not word aligned).
 uint byteAt(uint o) {

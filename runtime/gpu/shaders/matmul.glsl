@@ -4,7 +4,7 @@
 const uint tile = 8u;
 
 void main() {
-	uint r = rowIndex();
+	uint r = invocationIndex();
 	if (r >= shape.rows) {
 		return;
 	}

@@ -49,3 +49,16 @@ var MatMulQ4_K []byte
 //
 //go:embed matmul_q6_k.spv
 var MatMulQ6_K []byte
+
+// The activation kernels round float32 activations in place (binding 0) to
+// the values of ggml's 8-bit blocks, with the push constant {blocks uint32}.
+
+// QuantQ8_0 rounds blocks of 32 activations as Q8_0 holds them.
+//
+//go:embed quant_q8_0.spv
+var QuantQ8_0 []byte
+
+// QuantQ8_K rounds blocks of 256 activations as Q8_K holds them.
+//
+//go:embed quant_q8_k.spv
+var QuantQ8_K []byte

@@ -8,8 +8,9 @@
 //
 // A Device holds one compute queue. Buffers are host-visible storage
 // buffers; a Kernel is a compute pipeline made from embedded SPIR-V with
-// three storage buffers and push constants; Run records one command buffer,
-// submits it and waits on a fence.
+// storage buffers and push constants; Run records a list of dispatches in
+// one command buffer, submits it and waits on a fence. MatMul is the
+// matrix products of the model's weights.
 package vulkan
 
 import "errors"

@@ -109,25 +109,36 @@ func (k *Kernel) Free() {
 	*k = Kernel{}
 }
 
-// Run binds bufs to k's bindings, records one dispatch of groups
-// workgroups (x, y) with the push constants, submits it and waits for it to
-// finish; the output buffers' Bytes then hold the results.
-func (d *Device) Run(k *Kernel, bufs []*Buffer, push []uint32, gx, gy uint32) error {
-	if len(bufs) != k.Buffers || len(push) != k.PushWords {
-		return fmt.Errorf("%w: kernel takes %d buffers and %d push words, got %d and %d", ErrVulkan, k.Buffers, k.PushWords, len(bufs), len(push))
-	}
-	if gx == 0 || gy == 0 {
-		return nil
+// Run records the dispatches in one command buffer, each after the writes
+// of those before it, submits it and waits for it to finish; the output
+// buffers' Bytes then hold the results. A kernel may appear once in a Run
+// (each has one descriptor set).
+func (d *Device) Run(ds ...Dispatch) error {
+	for i, x := range ds {
+		k := x.Kernel
+		if len(x.Bufs) != k.Buffers || len(x.Push) != k.PushWords {
+			return fmt.Errorf("%w: kernel takes %d buffers and %d push words, got %d and %d", ErrVulkan, k.Buffers, k.PushWords, len(x.Bufs), len(x.Push))
+		}
+		for _, y := range ds[:i] {
+			if y.Kernel == k {
+				return fmt.Errorf("%w: one kernel dispatched twice in one command buffer", ErrVulkan)
+			}
+		}
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	infos := make([]descriptorBufferInfo, len(bufs))
-	writes := make([]writeDescriptorSet, len(bufs))
-	for i, b := range bufs {
-		infos[i] = descriptorBufferInfo{buffer: b.buffer, rng: wholeSize}
-		writes[i] = writeDescriptorSet{sType: stWriteDescriptorSet, set: k.set, binding: uint32(i), count: 1, descType: descStorageBuffer, buffers: &infos[i]}
+	var pin [][]descriptorBufferInfo
+	for _, x := range ds {
+		infos := make([]descriptorBufferInfo, len(x.Bufs))
+		writes := make([]writeDescriptorSet, len(x.Bufs))
+		for i, b := range x.Bufs {
+			infos[i] = descriptorBufferInfo{buffer: b.buffer, rng: wholeSize}
+			writes[i] = writeDescriptorSet{sType: stWriteDescriptorSet, set: x.Kernel.set, binding: uint32(i), count: 1, descType: descStorageBuffer, buffers: &infos[i]}
+		}
+		vk.UpdateDescriptorSets(d.device, uint32(len(writes)), &writes[0], 0, nil)
+		runtime.KeepAlive(writes)
+		pin = append(pin, infos)
 	}
-	vk.UpdateDescriptorSets(d.device, uint32(len(writes)), &writes[0], 0, nil)
 	cb := d.cmd
 	if err := check("vkResetCommandBuffer", vk.ResetCommandBuffer(cb, 0)); err != nil {
 		return err
@@ -135,13 +146,24 @@ func (d *Device) Run(k *Kernel, bufs []*Buffer, push []uint32, gx, gy uint32) er
 	if err := check("vkBeginCommandBuffer", vk.BeginCommandBuffer(cb, &commandBufferBeginInfo{sType: stCommandBufferBeginInfo, flags: usageOneTimeSubmit})); err != nil {
 		return err
 	}
-	vk.CmdBindPipeline(cb, bindPointCompute, k.pipeline)
-	vk.CmdBindDescriptorSets(cb, bindPointCompute, k.layout, 0, 1, &k.set, 0, nil)
-	if len(push) > 0 {
-		vk.CmdPushConstants(cb, k.layout, stageCompute, 0, uint32(4*len(push)), unsafe.Pointer(&push[0]))
+	for i, x := range ds {
+		if i > 0 {
+			// The next dispatch reads what the one before wrote.
+			mb := &memoryBarrier{sType: stMemoryBarrier, src: accessShaderWrite, dst: accessShaderRead | accessShaderWrite}
+			vk.CmdPipelineBarrier(cb, pipelineStageCompute, pipelineStageCompute, 0, 1, mb, 0, nil, 0, nil)
+		}
+		if x.GX == 0 || x.GY == 0 {
+			continue
+		}
+		k := x.Kernel
+		vk.CmdBindPipeline(cb, bindPointCompute, k.pipeline)
+		vk.CmdBindDescriptorSets(cb, bindPointCompute, k.layout, 0, 1, &k.set, 0, nil)
+		if len(x.Push) > 0 {
+			vk.CmdPushConstants(cb, k.layout, stageCompute, 0, uint32(4*len(x.Push)), unsafe.Pointer(&x.Push[0]))
+		}
+		vk.CmdDispatch(cb, x.GX, x.GY, 1)
 	}
-	vk.CmdDispatch(cb, gx, gy, 1)
-	// The host reads what the shader wrote once the fence is signalled.
+	// The host reads what the shaders wrote once the fence is signalled.
 	mb := &memoryBarrier{sType: stMemoryBarrier, src: accessShaderWrite, dst: accessHostRead}
 	vk.CmdPipelineBarrier(cb, pipelineStageCompute, pipelineStageHost, 0, 1, mb, 0, nil, 0, nil)
 	if err := check("vkEndCommandBuffer", vk.EndCommandBuffer(cb)); err != nil {
@@ -154,8 +176,7 @@ func (d *Device) Run(k *Kernel, bufs []*Buffer, push []uint32, gx, gy uint32) er
 	if err := check("vkWaitForFences", vk.WaitForFences(d.device, 1, &d.fence, 1, noTimeout)); err != nil {
 		return err
 	}
-	runtime.KeepAlive(infos)
-	runtime.KeepAlive(writes)
-	runtime.KeepAlive(push)
+	runtime.KeepAlive(pin)
+	runtime.KeepAlive(ds)
 	return check("vkResetFences", vk.ResetFences(d.device, 1, &d.fence))
 }

@@ -99,21 +99,50 @@ func randomMatrix(t *testing.T, r *rand.Rand, typ kernels.DType, rows, cols int)
 	return m
 }
 
-// cpuBound is the tolerance, relative to Σ|w·x|, of the CPU kernels against
-// float64 math, which the GPU products must meet against them too: the CPU
-// quantizes the activations of the block formats to 8 bits.
-func cpuBound(typ kernels.DType) float64 {
-	switch typ {
-	case kernels.F32, kernels.F16, kernels.BF16:
-		return 1e-5
+// roundActs is what the device does to the activations of typ's products,
+// written plainly: the block formats' activations are rounded to the values
+// of ggml's Q8_0 (blocks of 32, a half scale amax/127) or Q8_K (blocks of
+// 256, the value of largest magnitude at -127) blocks.
+func roundActs(typ kernels.DType, x []float32) []float32 {
+	out := append([]float32(nil), x...)
+	blk, ok := map[kernels.DType]int{kernels.Q8_0: 32, kernels.Q4_0: 32, kernels.Q4_K: 256, kernels.Q6_K: 256}[typ]
+	if !ok {
+		return out
 	}
-	return 2e-2
+	for o := 0; o < len(x); o += blk {
+		b := out[o : o+blk]
+		var amax, big float32
+		for _, v := range b {
+			if a := float32(math.Abs(float64(v))); a > amax {
+				amax, big = a, v
+			}
+		}
+		if amax == 0 {
+			continue
+		}
+		scale, d := 127/amax, amax/127
+		if blk == 256 {
+			scale = -127 / big
+			d = 1 / scale
+		} else {
+			h := []uint16{0}
+			kernels.F32ToF16(h, []float32{d})
+			f := []float32{0}
+			kernels.F16ToF32(f, h)
+			d = f[0]
+		}
+		for i, v := range b {
+			b[i] = d * float32(min(127, math.RoundToEven(float64(v*scale))))
+		}
+	}
+	return out
 }
 
 // TestMatMulMatchesCPU checks the GPU products, of one vector and of
-// several, against the float64 sums of the dequantised rows (the GPU keeps
-// the activations in float32, so within 1e-5 of Σ|w·x|) and against the
-// CPU kernels within their own tolerance.
+// several, against the float64 sums of the dequantised rows with the
+// activations rounded as roundActs says, and against the CPU kernels, which
+// quantize the activations of the block formats the same way: within 1e-5
+// of Σ|w·x| both.
 func TestMatMulMatchesCPU(t *testing.T) {
 	mm := openMatMul(t)
 	pool := kernels.NewPool(2)
@@ -138,11 +167,12 @@ func TestMatMulMatchesCPU(t *testing.T) {
 			cpu := make([]float32, s.n*s.rows)
 			pool.MatMul(w, x, s.n, cpu)
 			row := make([]float32, s.cols)
+			xr := roundActs(typ, x)
 			var worst, worstCPU float64
 			for i := range s.rows {
 				w.Row(i, row)
 				for v := range s.n {
-					xv := x[v*s.cols : (v+1)*s.cols]
+					xv := xr[v*s.cols : (v+1)*s.cols]
 					var want, scale float64
 					for k, wk := range row {
 						want += float64(wk) * float64(xv[k])
@@ -156,7 +186,7 @@ func TestMatMulMatchesCPU(t *testing.T) {
 			if worst > 1e-5 || math.IsNaN(worst) {
 				t.Errorf("%v %d×%d n=%d: relative error %.3g against the float64 sum", typ, s.rows, s.cols, s.n, worst)
 			}
-			if worstCPU > cpuBound(typ) || math.IsNaN(worstCPU) {
+			if worstCPU > 1e-5 || math.IsNaN(worstCPU) {
 				t.Errorf("%v %d×%d n=%d: relative difference %.3g from the CPU kernel", typ, s.rows, s.cols, s.n, worstCPU)
 			}
 		}
@@ -164,8 +194,8 @@ func TestMatMulMatchesCPU(t *testing.T) {
 }
 
 // TestMatMulReusesUpload checks that a matrix is uploaded once, that a
-// format without a kernel gets ErrUnsupported and that bad sizes get an
-// error.
+// format without a kernel, or rows that are not whole blocks of 32, get
+// ErrUnsupported, and that bad sizes get an error.
 func TestMatMulReusesUpload(t *testing.T) {
 	mm := openMatMul(t)
 	r := rand.New(rand.NewPCG(3, 4))
@@ -188,5 +218,9 @@ func TestMatMulReusesUpload(t *testing.T) {
 	}
 	if err := mm.MatMul(q5, x, 1, out); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("Q5_0 matrix: %v, want ErrUnsupported", err)
+	}
+	narrow := randomMatrix(t, r, kernels.BF16, 4, 16)
+	if err := mm.MatMul(narrow, x, 1, out); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("BF16 4×16 matrix: %v, want ErrUnsupported", err)
 	}
 }

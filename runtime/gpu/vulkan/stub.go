@@ -33,9 +33,7 @@ func (d *Device) NewKernel(spirv []byte, buffers, pushWords int) (*Kernel, error
 }
 
 // Run fails: there is no device.
-func (d *Device) Run(k *Kernel, bufs []*Buffer, push []uint32, gx, gy uint32) error {
-	return ErrUnavailable
-}
+func (d *Device) Run(ds ...Dispatch) error { return ErrUnavailable }
 
 // Bytes is the buffer's memory.
 func (b *Buffer) Bytes() []byte { return nil }
