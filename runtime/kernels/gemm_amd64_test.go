@@ -40,7 +40,7 @@ func TestGemmKernelSetsIdentical(t *testing.T) {
 	}
 }
 
-// TestGemmGFNIIdentical checks that the Q4_0 and Q4_K kernels that split
+// TestGemmGFNIIdentical checks that the Q4_0, Q4_K and Q6_K kernels that split
 // nibbles with GFNI give the same bits as those that shift and mask.
 func TestGemmGFNIIdentical(t *testing.T) {
 	if !hasGFNI {
@@ -50,8 +50,9 @@ func TestGemmGFNIIdentical(t *testing.T) {
 	plain := fastKernels
 	plain.gemm[Q4_0] = gemmVNNI[Q4_0]
 	plain.gemm[Q4_K] = gemmSet{wide: gemm4Q4_KVNNI, one: gemm1Q4_KVNNI, cols: 4, ahead: true}
+	plain.gemm[Q6_K] = gemmSet{wide: gemm4Q6_KVNNI, one: gemm1Q6_KVNNI, cols: 4, ahead: true}
 	cases := append([]packedCase{{5, 256, 3}, {9, 768, 6}, {4, 1024, 1}}, packedCases...)
-	for _, typ := range []DType{Q4_0, Q4_K} {
+	for _, typ := range []DType{Q4_0, Q4_K, Q6_K} {
 		for _, c := range cases {
 			if c.cols%typ.blockElems() != 0 {
 				continue

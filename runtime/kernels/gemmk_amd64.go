@@ -12,6 +12,9 @@ func gemm1Q4_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 func gemm1Q4_KGFNI(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
+func gemm1Q6_KGFNI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
 func gemm4Q6_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
@@ -27,9 +30,10 @@ func initGemmK(k *kernelSet, lvl int) {
 		return
 	}
 	k.gemm[Q4_K] = gemmSet{wide: gemm4Q4_KVNNI, one: gemm1Q4_KVNNI, cols: 4, ahead: true}
+	k.gemm[Q6_K] = gemmSet{wide: gemm4Q6_KVNNI, one: gemm1Q6_KVNNI, cols: 4, ahead: true}
 	if hasGFNI { // the same results, the nibbles split in one operation
 		k.gemm[Q4_K].one = gemm1Q4_KGFNI
+		k.gemm[Q6_K].one = gemm1Q6_KGFNI
 	}
-	k.gemm[Q6_K] = gemmSet{wide: gemm4Q6_KVNNI, one: gemm1Q6_KVNNI, cols: 4, ahead: true}
 	k.quantize[actQ8_KP] = quantizeKPAVX512
 }

@@ -196,6 +196,9 @@ TEXT ·gemm1Q4_KGFNI(SB), NOSPLIT, $0-48
 	VPSRLW $4, Y18, Y19 \
 	VPANDD Y31, Y19, Y19
 
+// Q6HIG is Q6HI in one affine transform (the matrix in Y25, GFNISETUP).
+#define Q6HIG VGF2P8AFFINEQB $0, Y25, Y18, Y19
+
 #define Q6OR(T) VPTERNLOGD $0xf8, Y30, T, Y19
 
 // Q6VEC builds value vector v from the loaded halves (LOHI: Q6LO(QL) or
@@ -266,33 +269,34 @@ TEXT ·gemm1Q4_KGFNI(SB), NOSPLIT, $0-48
 	Q6FIN(Y22, Y26, D, 352(DI)(R9*2), A2) \
 	Q6FIN(Y23, Y27, D, 352(DI)(R10*1), A3)
 
-// Q6HALF1 is Q6HALF4 for one column.
-#define Q6HALF1(QL, QH, I) \
+// Q6HALF1 is Q6HALF4 for one column, the high nibbles split by HI (Q6HI,
+// or Q6HIG after GFNISETUP).
+#define Q6HALF1(HI, QL, QH, I) \
 	VMOVDQU32 QH(SI), Y28 \
 	Q6LO(QL) \
 	Q6SHL4 \
 	Q6OR(Y29) \
 	VPDPBUSD 0(DI), Y19, I \
-	Q6HI \
+	HI \
 	Q6SHL2 \
 	Q6OR(Y29) \
 	VPDPBUSD 32(DI), Y19, I \
 	Q6LO(32+QL) \
 	Q6OR(Y28) \
 	VPDPBUSD 64(DI), Y19, I \
-	Q6HI \
+	HI \
 	Q6SHR2 \
 	Q6OR(Y29) \
 	VPDPBUSD 96(DI), Y19, I
 
 // Q6ROW1 is Q6ROW4 for one column.
-#define Q6ROW1(D, SC, QL, QH, ACC) \
+#define Q6ROW1(HI, D, SC, QL, QH, ACC) \
 	Q6SCALES(SC) \
 	VMOVDQU32 256(DI), Y20 \
 	VMOVDQU32 288(DI), Y24 \
-	Q6HALF1(QL, QH, Y20) \
+	Q6HALF1(HI, QL, QH, Y20) \
 	ADDQ $128, DI \
-	Q6HALF1(64+QL, 32+QH, Y24) \
+	Q6HALF1(HI, 64+QL, 32+QH, Y24) \
 	SUBQ $128, DI \
 	Q6FIN(Y20, Y24, D, 352(DI), ACC)
 
@@ -308,14 +312,24 @@ g4q6kloop:
 	NEXT(840, g4q6kloop)
 	STORE16
 
+// Q6K1 is the one-column Q6_K kernel, the high nibbles split by HI after
+// SETUP (the four-column kernel, bound by its VPDPBUSD, keeps the shift).
+#define Q6K1(HI, SETUP, LOOP) \
+	PROLOGUE \
+	SETUP \
+	ZERO4(Y0, Y1, Y2, Y3) \
+LOOP: \
+	Q6ROW1(HI, 0, 8, 72, 200, Y0) \
+	Q6ROW1(HI, 2, 24, 264, 392, Y1) \
+	Q6ROW1(HI, 4, 40, 456, 584, Y2) \
+	Q6ROW1(HI, 6, 56, 648, 776, Y3) \
+	NEXT(840, LOOP) \
+	STORE4
+
 // func gemm1Q6_KVNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q6_KVNNI(SB), NOSPLIT, $0-48
-	PROLOGUE
-	ZERO4(Y0, Y1, Y2, Y3)
-g1q6kloop:
-	Q6ROW1(0, 8, 72, 200, Y0)
-	Q6ROW1(2, 24, 264, 392, Y1)
-	Q6ROW1(4, 40, 456, 584, Y2)
-	Q6ROW1(6, 56, 648, 776, Y3)
-	NEXT(840, g1q6kloop)
-	STORE4
+	Q6K1(Q6HI, NOSETUP, g1q6kloop)
+
+// func gemm1Q6_KGFNI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm1Q6_KGFNI(SB), NOSPLIT, $0-48
+	Q6K1(Q6HIG, GFNISETUP, g1q6kgloop)
