@@ -256,23 +256,28 @@ func unseenLogprobs(t *testing.T, ref string, kv kvcache.Type, ctx int, tokens [
 	defer e.Close()
 	var out [][]float32
 	err = e.Score(context.Background(), tokens, from, func(_ int, logits []float32) error {
-		m := float64(slices.Max(logits))
-		sum := 0.0
-		for _, l := range logits {
-			sum += math.Exp(float64(l) - m)
-		}
-		lse := float32(m + math.Log(sum))
-		lp := make([]float32, len(logits))
-		for i, l := range logits {
-			lp[i] = l - lse
-		}
-		out = append(out, lp)
+		out = append(out, logSoftmax(logits))
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return out[:len(tokens)-from-1]
+}
+
+// logSoftmax returns the log-probabilities of logits.
+func logSoftmax(logits []float32) []float32 {
+	m := float64(slices.Max(logits))
+	sum := 0.0
+	for _, l := range logits {
+		sum += math.Exp(float64(l) - m)
+	}
+	lse := float32(m + math.Log(sum))
+	lp := make([]float32, len(logits))
+	for i, l := range logits {
+		lp[i] = l - lse
+	}
+	return lp
 }
 
 // llamaServerTop starts llama-server on model (with args, which may set
