@@ -47,8 +47,8 @@ func startLiveModel(t *testing.T, path string, opt runtime.Options) (*liveServer
 		defer cancel()
 		srv.Shutdown(ctx)
 	}
-	// The model loads before the server serves: a shutdown that comes
-	// before Serve has started would not stop it.
+	// The model loads before the server serves: a load error ends the
+	// test before there is a server to stop.
 	if err := srv.Preload(context.Background(), path); err != nil {
 		shutdown()
 		return nil, err

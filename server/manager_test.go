@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"net"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -227,5 +228,30 @@ func TestManagerCloseWaitsForLoads(t *testing.T) {
 	m.close()
 	if !l.ended.Load() {
 		t.Error("close returned while a load was still running")
+	}
+}
+
+// A Serve that starts after Shutdown returns at once: the server is
+// stopped, and its caller must not wait on it forever.
+func TestServeAfterShutdownReturns(t *testing.T) {
+	l, _ := fakes("/models/qwen3-tiny.gguf")
+	srv := New(l, Options{})
+	if err := srv.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		if !errors.Is(err, ErrStopped) {
+			t.Errorf("Serve after Shutdown: %v, want ErrStopped", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("Serve after Shutdown did not return")
 	}
 }

@@ -134,6 +134,10 @@ type Server struct {
 	starting atomic.Int32   // models named at start not yet loaded
 	wg       sync.WaitGroup // generations running
 
+	serving   sync.Mutex     // guards stopped and listeners
+	stopped   bool           // Shutdown has been called
+	listeners []net.Listener // those Serve was given
+
 	responses     *responses.Store
 	conversations *conversations.Store
 	live          liveResponses // responses being generated
@@ -214,8 +218,20 @@ func (s *Server) Preload(ctx context.Context, refs ...string) error {
 	return nil
 }
 
-// Serve answers requests on ln until Shutdown.
+// ErrStopped is Serve's error once Shutdown has been called.
+var ErrStopped = errors.New("server: stopped")
+
+// Serve answers requests on ln until Shutdown. After Shutdown it closes
+// ln and returns ErrStopped: a Serve started late must not run on.
 func (s *Server) Serve(ln net.Listener) error {
+	s.serving.Lock()
+	if s.stopped {
+		s.serving.Unlock()
+		ln.Close()
+		return ErrStopped
+	}
+	s.listeners = append(s.listeners, ln)
+	s.serving.Unlock()
 	return s.http.Serve(&listener{Listener: ln, conns: s.conns, sleep: time.Sleep})
 }
 
@@ -223,6 +239,9 @@ func (s *Server) Serve(ln net.Listener) error {
 // served; when ctx ends first, it cancels the generations still running
 // and waits for them. Then it unloads the models and stops the stores.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.serving.Lock()
+	s.stopped = true
+	s.serving.Unlock()
 	done := make(chan error, 1)
 	go func() { done <- s.http.ShutdownWithContext(ctx) }()
 	var err error
@@ -231,6 +250,14 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
+	// A Serve that had not yet handed its listener to fasthttp when
+	// fasthttp shut down still accepts on it: closing it stops that Serve
+	// (the listeners fasthttp knew are closed already).
+	s.serving.Lock()
+	for _, ln := range s.listeners {
+		ln.Close()
+	}
+	s.serving.Unlock()
 	s.cancel()
 	s.wg.Wait()
 	s.models.close()
