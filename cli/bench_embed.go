@@ -47,15 +47,23 @@ func runBenchEmbed(ctx context.Context, w io.Writer, ref string, o benchOptions)
 			inputs[i][k] = int32(rng.IntN(e.Config().VocabSize))
 		}
 	}
+	stopProfile, err := startBenchProfile(o.cpuProfile)
+	if err != nil {
+		return err
+	}
 	var samples []time.Duration
 	for rep := -1; rep < o.reps; rep++ { // rep -1 is the warm-up
 		start := time.Now()
 		if _, err := e.Embed(ctx, inputs, e.Pooling()); err != nil {
+			_ = stopProfile() // the embedding's error is the one to report
 			return err
 		}
 		if rep >= 0 {
 			samples = append(samples, time.Since(start))
 		}
+	}
+	if err := stopProfile(); err != nil {
+		return err
 	}
 	info := e.Info()
 	row := embedRow{benchRow: benchResult(ref, info, o.threads, o.prompt*o.embed, 0, samples), Inputs: o.embed}

@@ -58,20 +58,3 @@ func GELU(x []float32) {
 		x[i] = float32(0.5 * float64(v) * (1 + math.Erf(float64(v)/math.Sqrt2)))
 	}
 }
-
-// GELUHalf sets x[i] to the tanh GELU as ggml's CPU backend computes it,
-// which runs BERT GGUF files in llama.cpp: from a table indexed by x
-// rounded to a half, holding gelu_tanh rounded to a half; 0 at or below
-// -10 and x at or above 10.
-func GELUHalf(x []float32) {
-	for i, v := range x {
-		switch {
-		case v <= -10:
-			x[i] = 0
-		case v >= 10:
-		default:
-			h := float64(RoundF16(v))
-			x[i] = RoundF16(float32(0.5 * h * (1 + math.Tanh(geluC*h*(1+0.044715*h*h)))))
-		}
-	}
-}
