@@ -26,9 +26,11 @@ type halfSet struct {
 const halfRows = 4
 
 // halfBlock is the activation rows a chunk meets per pass over its weight
-// rows: 32 rows of a 1536-column layer are 192 KiB of activations, which
-// stay in L2 while each group of four weight rows stays in L1.
-const halfBlock = 32
+// rows: 30 rows of a 1536-column layer are 180 KiB of activations, which
+// stay in L2 while each group of four weight rows stays in L1. It is a
+// multiple of every kernel's tile rows (2 and 6), so that only the last
+// block of a batch leaves rows to the one-row kernel.
+const halfBlock = 30
 
 // halfKernels returns the tile kernels of weight type t, or nil.
 func (k *kernelSet) halfKernels(t DType) *halfSet {

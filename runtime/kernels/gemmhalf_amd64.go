@@ -5,16 +5,16 @@ package kernels
 import "golang.org/x/sys/cpu"
 
 //go:noescape
-func halfGemm4F16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
-
-//go:noescape
 func halfGemm1F16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
 
 //go:noescape
-func halfGemm4BF16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
+func halfGemm1BF16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
 
 //go:noescape
-func halfGemm1BF16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
+func halfGemm6F16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
+
+//go:noescape
+func halfGemm6BF16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
 
 //go:noescape
 func halfGemm2F16AVX2(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
@@ -38,8 +38,8 @@ var (
 		{tile: halfGemm2BF16AVX2, m: 2, one: halfGemm1BF16AVX2, step: 8},
 	}
 	halfAVX512 = [2]halfSet{
-		{tile: halfGemm4F16AVX512, m: 4, one: halfGemm1F16AVX512, step: 16},
-		{tile: halfGemm4BF16AVX512, m: 4, one: halfGemm1BF16AVX512, step: 16},
+		{tile: halfGemm6F16AVX512, m: 6, one: halfGemm1F16AVX512, step: 16},
+		{tile: halfGemm6BF16AVX512, m: 6, one: halfGemm1BF16AVX512, step: 16},
 	}
 )
 

@@ -7,7 +7,7 @@
 // (gemmhalf.go). A kernel keeps one vector of sums per (weight row r,
 // activation row c) in a register for the whole row: each step converts a
 // vector of each of the four weight rows once and multiplies it into every
-// activation row of the tile. The four-row and one-row kernels of an
+// activation row of the tile. The tile and one-row kernels of an
 // instruction set do the same operations in the same order for each pair,
 // so a result does not depend on the tile that computed it.
 
@@ -30,7 +30,7 @@
 	MOVQ ostride+40(FP), R8 \
 	SHLQ $2, R8
 
-// ---- AVX-512: 16 floats a step, sums of row r, column c in Z(4r+c) ----
+// ---- AVX-512: 16 floats a step ----
 
 // Weight loads of 16 values of row at M into Z.
 #define ZF16(M, Z) VCVTPH2PS M, Z
@@ -44,58 +44,10 @@
 	VPXORD C, C, C \
 	VPXORD D, D, D
 
-// ZROW4 adds weight vector W times the activation vectors Z20–Z23 to A–D.
-#define ZROW4(W, A, B, C, D) \
-	VFMADD231PS Z20, W, A \
-	VFMADD231PS Z21, W, B \
-	VFMADD231PS Z22, W, C \
-	VFMADD231PS Z23, W, D
-
 // ZFOLD adds the high half of Z into its low half Y.
 #define ZFOLD(Z, Y) \
 	VEXTRACTF64X4 $1, Z, Y16 \
 	VADDPS Y16, Y, Y
-
-#define HKERNEL4Z(LD, LOOP) \
-	HPROLOGUE(4) \
-	ZZERO4(Z0, Z1, Z2, Z3) \
-	ZZERO4(Z4, Z5, Z6, Z7) \
-	ZZERO4(Z8, Z9, Z10, Z11) \
-	ZZERO4(Z12, Z13, Z14, Z15) \
-LOOP: \
-	VMOVUPS (DI), Z20 \
-	VMOVUPS (DI)(R11*1), Z21 \
-	VMOVUPS (DI)(R11*2), Z22 \
-	VMOVUPS (DI)(R12*1), Z23 \
-	LD((SI), Z16) \
-	LD((SI)(R9*1), Z17) \
-	LD((SI)(R9*2), Z18) \
-	LD((SI)(R10*1), Z19) \
-	ZROW4(Z16, Z0, Z1, Z2, Z3) \
-	ZROW4(Z17, Z4, Z5, Z6, Z7) \
-	ZROW4(Z18, Z8, Z9, Z10, Z11) \
-	ZROW4(Z19, Z12, Z13, Z14, Z15) \
-	ADDQ $32, SI \
-	ADDQ $64, DI \
-	DECQ CX \
-	JNZ  LOOP \
-	ZFOLD(Z0, Y0) \
-	ZFOLD(Z1, Y1) \
-	ZFOLD(Z2, Y2) \
-	ZFOLD(Z3, Y3) \
-	ZFOLD(Z4, Y4) \
-	ZFOLD(Z5, Y5) \
-	ZFOLD(Z6, Y6) \
-	ZFOLD(Z7, Y7) \
-	ZFOLD(Z8, Y8) \
-	ZFOLD(Z9, Y9) \
-	ZFOLD(Z10, Y10) \
-	ZFOLD(Z11, Y11) \
-	ZFOLD(Z12, Y12) \
-	ZFOLD(Z13, Y13) \
-	ZFOLD(Z14, Y14) \
-	ZFOLD(Z15, Y15) \
-	STORE16
 
 #define HKERNEL1Z(LD, LOOP) \
 	HPROLOGUE(4) \
@@ -120,21 +72,111 @@ LOOP: \
 	ZFOLD(Z3, Y3) \
 	STORE4
 
-// func halfGemm4F16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
-TEXT ·halfGemm4F16AVX512(SB), NOSPLIT, $0-48
-	HKERNEL4Z(ZF16, h4f16z)
-
 // func halfGemm1F16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
 TEXT ·halfGemm1F16AVX512(SB), NOSPLIT, $0-48
 	HKERNEL1Z(ZF16, h1f16z)
 
-// func halfGemm4BF16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
-TEXT ·halfGemm4BF16AVX512(SB), NOSPLIT, $0-48
-	HKERNEL4Z(ZBF16, h4bf16z)
-
 // func halfGemm1BF16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
 TEXT ·halfGemm1BF16AVX512(SB), NOSPLIT, $0-48
 	HKERNEL1Z(ZBF16, h1bf16z)
+
+// ZCOL adds the activation vector X times the weight vectors Z24–Z27 to
+// the sums of column C (A–D).
+#define ZCOL(X, A, B, C, D) \
+	VFMADD231PS X, Z24, A \
+	VFMADD231PS X, Z25, B \
+	VFMADD231PS X, Z26, C \
+	VFMADD231PS X, Z27, D
+
+// ZFOLDT adds the high half of Z into its low half Y, with T as scratch.
+#define ZFOLDT(Z, Y, T) \
+	VEXTRACTF64X4 $1, Z, T \
+	VADDPS T, Y, Y
+
+// HKERNEL6Z multiplies four weight rows into six activation rows: 24
+// sums (row r, activation row c in Z(4c+r)), the four converted weight
+// vectors in Z24–Z27, each activation vector loaded once per step. The sums of columns 4 and 5 move to Y0–Y7 to be stored, since
+// the horizontal adds have no encoding for Y16–Y31.
+#define HKERNEL6Z(LD, LOOP) \
+	HPROLOGUE(4) \
+	LEAQ (R11)(R11*4), R13 \
+	ZZERO4(Z0, Z1, Z2, Z3) \
+	ZZERO4(Z4, Z5, Z6, Z7) \
+	ZZERO4(Z8, Z9, Z10, Z11) \
+	ZZERO4(Z12, Z13, Z14, Z15) \
+	ZZERO4(Z16, Z17, Z18, Z19) \
+	ZZERO4(Z20, Z21, Z22, Z23) \
+LOOP: \
+	LD((SI), Z24) \
+	LD((SI)(R9*1), Z25) \
+	LD((SI)(R9*2), Z26) \
+	LD((SI)(R10*1), Z27) \
+	VMOVUPS (DI), Z28 \
+	VMOVUPS (DI)(R11*1), Z29 \
+	ZCOL(Z28, Z0, Z1, Z2, Z3) \
+	VMOVUPS (DI)(R11*2), Z30 \
+	ZCOL(Z29, Z4, Z5, Z6, Z7) \
+	VMOVUPS (DI)(R12*1), Z31 \
+	ZCOL(Z30, Z8, Z9, Z10, Z11) \
+	VMOVUPS (DI)(R11*4), Z28 \
+	ZCOL(Z31, Z12, Z13, Z14, Z15) \
+	VMOVUPS (DI)(R13*1), Z29 \
+	ZCOL(Z28, Z16, Z17, Z18, Z19) \
+	ZCOL(Z29, Z20, Z21, Z22, Z23) \
+	ADDQ $32, SI \
+	ADDQ $64, DI \
+	DECQ CX \
+	JNZ  LOOP \
+	ZFOLDT(Z0, Y0, Y31) \
+	ZFOLDT(Z1, Y1, Y31) \
+	ZFOLDT(Z2, Y2, Y31) \
+	ZFOLDT(Z3, Y3, Y31) \
+	ZFOLDT(Z4, Y4, Y31) \
+	ZFOLDT(Z5, Y5, Y31) \
+	ZFOLDT(Z6, Y6, Y31) \
+	ZFOLDT(Z7, Y7, Y31) \
+	ZFOLDT(Z8, Y8, Y31) \
+	ZFOLDT(Z9, Y9, Y31) \
+	ZFOLDT(Z10, Y10, Y31) \
+	ZFOLDT(Z11, Y11, Y31) \
+	ZFOLDT(Z12, Y12, Y31) \
+	ZFOLDT(Z13, Y13, Y31) \
+	ZFOLDT(Z14, Y14, Y31) \
+	ZFOLDT(Z15, Y15, Y31) \
+	ZFOLDT(Z16, Y16, Y31) \
+	ZFOLDT(Z17, Y17, Y31) \
+	ZFOLDT(Z18, Y18, Y31) \
+	ZFOLDT(Z19, Y19, Y31) \
+	ZFOLDT(Z20, Y20, Y31) \
+	ZFOLDT(Z21, Y21, Y31) \
+	ZFOLDT(Z22, Y22, Y31) \
+	ZFOLDT(Z23, Y23, Y31) \
+	LEAQ (R8)(R8*2), R11 \
+	HSUM4(Y0, Y1, Y2, Y3, X0, X1, (DX)) \
+	HSUM4(Y4, Y5, Y6, Y7, X4, X5, (DX)(R8*1)) \
+	HSUM4(Y8, Y9, Y10, Y11, X8, X9, (DX)(R8*2)) \
+	HSUM4(Y12, Y13, Y14, Y15, X12, X13, (DX)(R11*1)) \
+	VMOVAPS Y16, Y0 \
+	VMOVAPS Y17, Y1 \
+	VMOVAPS Y18, Y2 \
+	VMOVAPS Y19, Y3 \
+	VMOVAPS Y20, Y4 \
+	VMOVAPS Y21, Y5 \
+	VMOVAPS Y22, Y6 \
+	VMOVAPS Y23, Y7 \
+	HSUM4(Y0, Y1, Y2, Y3, X0, X1, (DX)(R8*4)) \
+	LEAQ (R8)(R8*4), R11 \
+	HSUM4(Y4, Y5, Y6, Y7, X4, X5, (DX)(R11*1)) \
+	VZEROUPPER \
+	RET
+
+// func halfGemm6F16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
+TEXT ·halfGemm6F16AVX512(SB), NOSPLIT, $0-48
+	HKERNEL6Z(ZF16, h6f16z)
+
+// func halfGemm6BF16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
+TEXT ·halfGemm6BF16AVX512(SB), NOSPLIT, $0-48
+	HKERNEL6Z(ZBF16, h6bf16z)
 
 // ---- AVX2: 8 floats a step, two activation rows, sums of row r, column c
 // in Y(2r+c) ----
@@ -214,3 +256,4 @@ TEXT ·halfGemm2BF16AVX2(SB), NOSPLIT, $0-48
 // func halfGemm1BF16AVX2(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
 TEXT ·halfGemm1BF16AVX2(SB), NOSPLIT, $0-48
 	HKERNEL1Y(YBF16, h1bf16y)
+
