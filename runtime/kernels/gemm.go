@@ -102,27 +102,37 @@ const (
 
 // packedTiles computes output rows [r0, r1) of a packed matrix for
 // activation rows [i0, i1): tiles of gemmSet.cols rows and then single
-// rows, each against every group of the range.
+// rows, each against every group of the range. A last tile one row short
+// of gemmSet.cols still goes through the wide kernel, its missing row read
+// from the padding of the quantized activations (tilePadRows) and its
+// results left in the scratch tile: one pass that decodes the weights once
+// costs less than that many single-row passes that each decode them (a
+// decode step's experts often get three of the batch's rows).
 func (p *Pool) packedTiles(s *workerScratch, pt *mmPart, r0, r1, i0, i1 int) {
 	j := &p.mm
 	w := pt.w
 	g := j.k.gemm[w.layout]
 	np, gb, gr := pairs(w.Cols), w.groupBytes(), w.groupRows()
 	for i := i0; i < i1; {
-		m, kern := 1, g.one
-		if g.wide != nil && i1-i >= g.cols {
+		m, kern, pad := 1, g.one, false
+		switch {
+		case g.wide == nil:
+		case i1-i >= g.cols:
 			m, kern = g.cols, g.wide
+		case g.cols > 2 && i1-i == g.cols-1:
+			m, kern, pad = g.cols-1, g.wide, true
 		}
 		x := &j.xq[i*j.xstride]
 		for r := r0; r < r1; r += gr {
 			wg := &w.packed[r/gr*gb]
-			if r+gr <= w.Rows {
+			if r+gr <= w.Rows && !pad {
 				kern(wg, x, np, j.xstride, &pt.out[i*w.Rows+r], w.Rows)
 				continue
 			}
 			kern(wg, x, np, j.xstride, &s.tile[0], gr)
+			rows := min(gr, w.Rows-r)
 			for t := range m {
-				copy(pt.out[(i+t)*w.Rows+r:(i+t+1)*w.Rows], s.tile[t*gr:(t+1)*gr])
+				copy(pt.out[(i+t)*w.Rows+r:][:rows], s.tile[t*gr:][:rows])
 			}
 		}
 		i += m

@@ -16,7 +16,7 @@ type packedCase struct{ rows, cols, n int }
 var packedCases = []packedCase{
 	{1, 32, 1}, {3, 64, 2}, {4, 96, 4}, {5, 160, 5}, {7, 32, 9},
 	{8, 288, 3}, {13, 320, 8}, {16, 576, 1}, {37, 512, 6},
-	{21, 576, 20}, {9, 64, 17},
+	{21, 576, 20}, {9, 64, 17}, {5, 64, 3}, {11, 96, 7},
 }
 
 // withKernels runs f with k as the kernels in use.
@@ -82,7 +82,8 @@ func TestPackedMatMulMatchesReference(t *testing.T) {
 }
 
 // TestPackedResultIndependentOfBatch checks that an activation row gets the
-// same bits alone as inside a batch (computed by the four-column kernel).
+// same bits alone as inside a batch (computed by the wide kernel), in
+// batches whose last tile is whole, one row short (padded) or one row.
 func TestPackedResultIndependentOfBatch(t *testing.T) {
 	rng := newRand(32)
 	for _, typ := range packedTypes {
@@ -91,13 +92,15 @@ func TestPackedResultIndependentOfBatch(t *testing.T) {
 		}
 		cols := 2 * typ.blockElems() * 7 / 2 // odd blocks: a padded pair
 		w := randomMatrix(t, rng, typ, 13, cols)
-		x := randFloats(rng, 9*cols, 1)
-		batch := packedMatMul(t, &fastKernels, w, x, 9)
-		for i := range 9 {
-			alone := packedMatMul(t, &fastKernels, w, x[i*cols:(i+1)*cols], 1)
-			for r, v := range alone {
-				if math.Float32bits(v) != math.Float32bits(batch[i*13+r]) {
-					t.Fatalf("%v row %d of activation %d: %v alone, %v in a batch", typ, r, i, v, batch[i*13+r])
+		for _, n := range []int{3, 7, 9} {
+			x := randFloats(rng, n*cols, 1)
+			batch := packedMatMul(t, &fastKernels, w, x, n)
+			for i := range n {
+				alone := packedMatMul(t, &fastKernels, w, x[i*cols:(i+1)*cols], 1)
+				for r, v := range alone {
+					if math.Float32bits(v) != math.Float32bits(batch[i*13+r]) {
+						t.Fatalf("%v n=%d row %d of activation %d: %v alone, %v in a batch", typ, n, r, i, v, batch[i*13+r])
+					}
 				}
 			}
 		}

@@ -175,7 +175,7 @@ func (p *Pool) prepare(j *matmulJob) {
 	}
 	if a := j.act; a != actF32 {
 		j.xstride = a.rowBytes(j.cols)
-		j.xq = grow(j.xq, j.n*j.xstride)
+		j.xq = grow(j.xq, (j.n+tilePadRows)*j.xstride)
 		p.kind = jobQuantize
 		p.run(int64(j.n))
 	}
@@ -199,6 +199,11 @@ func (j *matmulJob) sumGroups(i int) {
 	groups := j.cols / j.gsize
 	j.k.groupSums(j.x[i*j.cols:(i+1)*j.cols], j.gsize, j.xsum[i*groups:(i+1)*groups])
 }
+
+// tilePadRows is the rows of padding after the quantized activations, which
+// a tile kernel one row short reads and whose results it drops
+// (packedTiles).
+const tilePadRows = 1
 
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {

@@ -20,7 +20,7 @@ func BenchmarkMatMulMXFP4(b *testing.B) {
 	}{{MXFP4, false}, {MXFP4, true}, {Q4_0, false}, {Q4_1, false}}
 	for _, impl := range []string{"asm", "ref"} {
 		for _, c := range cases {
-			for _, n := range []int{1, 4, 32} {
+			for _, n := range []int{1, 2, 3, 4, 32} {
 				name := c.typ.String()
 				if c.inPlace {
 					name += "-inplace"
