@@ -20,6 +20,10 @@ type halfSet struct {
 	m    int
 	one  halfKernel // four weight rows × one activation row
 	step int        // Cols must be a multiple of step
+	// wide, where set, is tile on weight rows converted to float32
+	// beforehand, with the same sums in the same order: a block of
+	// activation rows then converts each group of weight rows once.
+	wide func(w *float32, wstride int, x *float32, cols int, out *float32, ostride int)
 }
 
 // halfRows is the weight rows of a tile kernel.
@@ -65,6 +69,12 @@ func (p *Pool) halfChunk(s *workerScratch, pt *mmPart, r0, r1 int) bool {
 	for i0 := 0; i0 < j.n; i0 += halfBlock {
 		i1 := min(i0+halfBlock, j.n)
 		for r := r0; r < r1; r += halfRows {
+			if r+halfRows <= r1 && hs.wide != nil && i1-i0 >= 2*hs.m {
+				wf := s.wideRows(halfRows * cols)
+				F16ToF32(wf, wd[r*cols:(r+halfRows)*cols])
+				wideTiles(hs, wf, j.x, i0, i1, cols, pt.out[r:], w.Rows)
+				continue
+			}
 			if r+halfRows <= r1 {
 				halfTiles(hs, &wd[r*cols], cols, j.x, i0, i1, cols, pt.out[r:], w.Rows)
 				continue
@@ -92,6 +102,30 @@ func halfTiles(hs *halfSet, w *uint16, wstride int, x []float32, i0, i1, cols in
 	for ; i < i1; i++ {
 		hs.one(w, wstride, &x[i*cols], cols, &out[i*ostride], ostride)
 	}
+}
+
+// wideTiles runs hs.wide over the four float32 weight rows wf and
+// activation rows [i0, i1) of x, at least hs.m of them, writing
+// out[i*ostride+t]. The rows past the last whole tile go through one more
+// tile that ends at i1: the rows it shares with the tile before get the
+// same sums again.
+func wideTiles(hs *halfSet, wf []float32, x []float32, i0, i1, cols int, out []float32, ostride int) {
+	i := i0
+	for ; i+hs.m <= i1; i += hs.m {
+		hs.wide(&wf[0], cols, &x[i*cols], cols, &out[i*ostride], ostride)
+	}
+	if i < i1 {
+		i = i1 - hs.m
+		hs.wide(&wf[0], cols, &x[i*cols], cols, &out[i*ostride], ostride)
+	}
+}
+
+// wideRows returns the worker's scratch for n float32 weights.
+func (s *workerScratch) wideRows(n int) []float32 {
+	if cap(s.wide) < n {
+		s.wide = make([]float32, n)
+	}
+	return s.wide[:n]
 }
 
 // halfDecode computes output rows [r0, r1) of an F16 or BF16 matrix for

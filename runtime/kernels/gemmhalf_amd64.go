@@ -17,6 +17,9 @@ func halfGemm6F16AVX512(w *uint16, wstride int, x *float32, cols int, out *float
 func halfGemm6BF16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
 
 //go:noescape
+func halfGemm6F32AVX512(w *float32, wstride int, x *float32, cols int, out *float32, ostride int)
+
+//go:noescape
 func halfGemm2F16AVX2(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
 
 //go:noescape
@@ -38,7 +41,7 @@ var (
 		{tile: halfGemm2BF16AVX2, m: 2, one: halfGemm1BF16AVX2, step: 8},
 	}
 	halfAVX512 = [2]halfSet{
-		{tile: halfGemm6F16AVX512, m: 6, one: halfGemm1F16AVX512, step: 16},
+		{tile: halfGemm6F16AVX512, m: 6, one: halfGemm1F16AVX512, step: 16, wide: halfGemm6F32AVX512},
 		{tile: halfGemm6BF16AVX512, m: 6, one: halfGemm1BF16AVX512, step: 16},
 	}
 )

@@ -95,10 +95,10 @@ TEXT ·halfGemm1BF16AVX512(SB), NOSPLIT, $0-48
 
 // HKERNEL6Z multiplies four weight rows into six activation rows: 24
 // sums (row r, activation row c in Z(4c+r)), the four converted weight
-// vectors in Z24–Z27, each activation vector loaded once per step. The sums of columns 4 and 5 move to Y0–Y7 to be stored, since
+// vectors in Z24–Z27, each activation vector loaded once per step; the
+// weight rows advance WSTEP bytes a step. It follows HPROLOGUE. The sums of columns 4 and 5 move to Y0–Y7 to be stored, since
 // the horizontal adds have no encoding for Y16–Y31.
-#define HKERNEL6Z(LD, LOOP) \
-	HPROLOGUE(4) \
+#define HKERNEL6Z(LD, LOOP, WSTEP) \
 	LEAQ (R11)(R11*4), R13 \
 	ZZERO4(Z0, Z1, Z2, Z3) \
 	ZZERO4(Z4, Z5, Z6, Z7) \
@@ -123,7 +123,7 @@ LOOP: \
 	VMOVUPS (DI)(R13*1), Z29 \
 	ZCOL(Z28, Z16, Z17, Z18, Z19) \
 	ZCOL(Z29, Z20, Z21, Z22, Z23) \
-	ADDQ $32, SI \
+	ADDQ $WSTEP, SI \
 	ADDQ $64, DI \
 	DECQ CX \
 	JNZ  LOOP \
@@ -172,11 +172,25 @@ LOOP: \
 
 // func halfGemm6F16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
 TEXT ·halfGemm6F16AVX512(SB), NOSPLIT, $0-48
-	HKERNEL6Z(ZF16, h6f16z)
+	HPROLOGUE(4)
+	HKERNEL6Z(ZF16, h6f16z, 32)
 
 // func halfGemm6BF16AVX512(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
 TEXT ·halfGemm6BF16AVX512(SB), NOSPLIT, $0-48
-	HKERNEL6Z(ZBF16, h6bf16z)
+	HPROLOGUE(4)
+	HKERNEL6Z(ZBF16, h6bf16z, 32)
+
+// ZF32 loads 16 floats of a weight row already converted to float32.
+#define ZF32(M, Z) VMOVUPS M, Z
+
+// func halfGemm6F32AVX512(w *float32, wstride int, x *float32, cols int, out *float32, ostride int)
+// is halfGemm6F16AVX512 on weight rows converted to float32 beforehand
+// (wstride in floats): the same sums in the same order.
+TEXT ·halfGemm6F32AVX512(SB), NOSPLIT, $0-48
+	HPROLOGUE(4)
+	SHLQ $1, R9
+	LEAQ (R9)(R9*2), R10
+	HKERNEL6Z(ZF32, h6f32z, 64)
 
 // ---- AVX2: 8 floats a step, two activation rows, sums of row r, column c
 // in Y(2r+c) ----

@@ -65,12 +65,21 @@ func TestHalfGemmTileIndependent(t *testing.T) {
 				x := randFloats(rng, 9*cols, 1)
 				tiled := make([]float32, 9*halfRows)
 				halfTiles(hs, &wd[0], cols, x, 0, 9, cols, tiled, halfRows)
+				outs := map[string][]float32{"tile": tiled}
+				if hs.wide != nil {
+					wf := make([]float32, halfRows*cols)
+					F16ToF32(wf, wd[:halfRows*cols])
+					outs["wide"] = make([]float32, 9*halfRows)
+					wideTiles(hs, wf, x, 0, 9, cols, outs["wide"], halfRows)
+				}
 				single := make([]float32, halfRows)
 				for c := range 9 {
 					hs.one(&wd[0], cols, &x[c*cols], cols, &single[0], 1)
 					for r, v := range single {
-						if got := tiled[c*halfRows+r]; got != v {
-							t.Fatalf("row %d, activation %d: %v in a tile, %v alone", r, c, got, v)
+						for kind, out := range outs {
+							if got := out[c*halfRows+r]; got != v {
+								t.Fatalf("row %d, activation %d: %v in a %s tile, %v alone", r, c, got, kind, v)
+							}
 						}
 					}
 				}

@@ -41,6 +41,7 @@ type workerScratch struct {
 	row    []float32
 	gs     []float32 // MLXAffine per-group sums
 	sc, bi []float32 // MLXAffine scales and biases of one row
+	wide   []float32 // F16 weight rows converted for halfSet.wide
 }
 
 // MatMul computes out[i*w.Rows + r] = Σ_k W[r,k] * x[i*w.Cols + k] for
