@@ -48,11 +48,10 @@ func Scale(x []float32, s float32) {
 }
 
 // Add adds x[i] to dst[i] for i < len(dst); x must be at least as long as dst.
+// It runs as the vectorised Axpy with alpha 1, whose fused 1·x + dst is
+// the plain sum rounded once.
 func Add(dst, x []float32) {
-	x = x[:len(dst)]
-	for i, v := range x {
-		dst[i] += v
-	}
+	impl().axpy(1, x[:len(dst)], dst)
 }
 
 // LayerNorm sets dst[i] = (x[i] - mean(x)) / sqrt(var(x) + eps) * weight[i]
