@@ -95,17 +95,9 @@ func TestUnseenMatchesLlamaServer(t *testing.T) {
 		t.Run(v, func(t *testing.T) {
 			gguf := filepath.Join(dir, v+"-F16.gguf")
 			ctx := cmp.Or(unseenCtx[v], unseenDefaultCtx)
-			e, err := Load(context.Background(), gguf, Options{Threads: 2, Ctx: ctx})
-			if err != nil {
-				t.Fatal(err)
-			}
-			prompt := e.Chat().Encode(unseenPrompt)
-			e.Close()
-			refs := unseenRefs(t, golden, v, server != "", func() unseenRef { return llamaServerTop(t, server, gguf, prompt, "-c", fmt.Sprint(ctx)) })
+			prompt := unseenPromptTokens(t, gguf, ctx)
+			refs := unseenRefs(t, golden, v, prompt, server != "", func() unseenRef { return llamaServerTop(t, server, gguf, prompt, "-c", fmt.Sprint(ctx)) })
 			for source, ref := range refs {
-				if !slices.Equal(ref.Prompt, prompt) {
-					t.Fatalf("%s: the reference was made for another prompt: run with -update", source)
-				}
 				tokens := append(slices.Clone(prompt), ref.Tokens...)
 				got := unseenLogprobs(t, gguf, kvcache.F16, ctx, tokens, len(prompt)-1)
 				worst, tol := 0.0, unseenTolLlama
@@ -207,7 +199,7 @@ func unseenFixtures(t *testing.T, golden string) (string, map[string]unseenRef, 
 // unseenRefs returns the references of variant v to compare with: the
 // stored one (unless -update) and, when live, llama-server's, which
 // replaces the stored one in golden.
-func unseenRefs(t *testing.T, golden map[string]unseenRef, v string, live bool, run func() unseenRef) map[string]unseenRef {
+func unseenRefs(t *testing.T, golden map[string]unseenRef, v string, prompt []int32, live bool, run func() unseenRef) map[string]unseenRef {
 	t.Helper()
 	refs := map[string]unseenRef{}
 	if g, ok := golden[v]; ok && !*update {
@@ -220,7 +212,24 @@ func unseenRefs(t *testing.T, golden map[string]unseenRef, v string, live bool, 
 	if len(refs) == 0 {
 		t.Fatalf("no stored reference for %s: run with -update", v)
 	}
+	for source, ref := range refs {
+		if !slices.Equal(ref.Prompt, prompt) {
+			t.Fatalf("%s: the reference was made for another prompt: run with -update", source)
+		}
+	}
 	return refs
+}
+
+// unseenPromptTokens returns unseenPrompt in the chat format of the model
+// at path.
+func unseenPromptTokens(t *testing.T, path string, ctx int) []int32 {
+	t.Helper()
+	e, err := Load(context.Background(), path, Options{Threads: 2, Ctx: ctx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	return e.Chat().Encode(unseenPrompt)
 }
 
 // writeUnseenGolden writes the references of golden to path.
