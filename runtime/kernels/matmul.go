@@ -61,16 +61,8 @@ func (p *Pool) MatMul(w *Matrix, x []float32, n int, out []float32) {
 // split across the pool together. Matrices whose activations take
 // different forms are computed one after the other. At most four.
 func (p *Pool) MatMuls(ws []*Matrix, x []float32, n int, outs [][]float32) {
-	if len(ws) != len(outs) || len(ws) > maxParts {
-		panic(fmt.Sprintf("kernels: MatMuls of %d matrices with %d outputs (at most %d)", len(ws), len(outs), maxParts))
-	}
-	if n <= 0 || len(ws) == 0 {
+	if !checkMatMuls(ws, x, n, outs) {
 		return
-	}
-	for i, w := range ws {
-		if len(x) < n*w.Cols || len(outs[i]) < n*w.Rows {
-			panic(fmt.Sprintf("kernels: MatMul %v %d×%d with n=%d: len(x)=%d, len(out)=%d too short", w.Type, w.Rows, w.Cols, n, len(x), len(outs[i])))
-		}
 	}
 	if p.offload != nil {
 		var left [maxParts]*Matrix
@@ -79,10 +71,32 @@ func (p *Pool) MatMuls(ws []*Matrix, x []float32, n int, outs [][]float32) {
 			return
 		}
 	}
+	p.matMuls(ws, x, n, outs)
+}
+
+// checkMatMuls panics when the slices of a MatMuls call are too short or
+// do not pair up, and reports whether there is a product to compute.
+func checkMatMuls(ws []*Matrix, x []float32, n int, outs [][]float32) bool {
+	if len(ws) != len(outs) || len(ws) > maxParts {
+		panic(fmt.Sprintf("kernels: MatMuls of %d matrices with %d outputs (at most %d)", len(ws), len(outs), maxParts))
+	}
+	if n <= 0 || len(ws) == 0 {
+		return false
+	}
+	for i, w := range ws {
+		if len(x) < n*w.Cols || len(outs[i]) < n*w.Rows {
+			panic(fmt.Sprintf("kernels: MatMul %v %d×%d with n=%d: len(x)=%d, len(out)=%d too short", w.Type, w.Rows, w.Cols, n, len(x), len(outs[i])))
+		}
+	}
+	return true
+}
+
+// matMuls computes the products of MatMuls on the pool's workers.
+func (p *Pool) matMuls(ws []*Matrix, x []float32, n int, outs [][]float32) {
 	k := impl()
 	if !shareInput(ws, k) {
 		for i := range ws {
-			p.MatMuls(ws[i:i+1], x, n, outs[i:i+1])
+			p.matMuls(ws[i:i+1], x, n, outs[i:i+1])
 		}
 		return
 	}

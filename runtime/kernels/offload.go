@@ -14,6 +14,18 @@ type Offload interface {
 // before the pool is used.
 func (p *Pool) SetOffload(o Offload) { p.offload = o }
 
+// MatMulCPU is MatMul computed on the pool's workers even when an offload
+// is set, in the arithmetic of the CPU path. It is for products whose
+// results pick discrete branches, such as a mixture's router, whose top-k
+// must choose the experts the CPU path chooses: another device sums in
+// another order, and two logits a rounding error apart would swap.
+func (p *Pool) MatMulCPU(w *Matrix, x []float32, n int, out []float32) {
+	ws, outs := []*Matrix{w}, [][]float32{out}
+	if checkMatMuls(ws, x, n, outs) {
+		p.matMuls(ws, x, n, outs)
+	}
+}
+
 // offloaded gives each product to the offload and appends the matrices and
 // outputs it did not take, in order, to left and leftOuts.
 func (p *Pool) offloaded(ws []*Matrix, x []float32, n int, outs [][]float32, left []*Matrix, leftOuts [][]float32) ([]*Matrix, [][]float32) {

@@ -58,3 +58,29 @@ func TestOffloadTakesProducts(t *testing.T) {
 		}
 	}
 }
+
+// TestMatMulCPUSkipsOffload checks that MatMulCPU leaves an offload that
+// could take the product alone and gives exactly the pool's own result.
+func TestMatMulCPUSkipsOffload(t *testing.T) {
+	rng := newRand(9)
+	w := randomMatrix(t, rng, F16, 24, 64)
+	x := randFloats(rng, 3*64, 1)
+	plain, with := NewPool(2), NewPool(2)
+	defer plain.Close()
+	defer with.Close()
+	off := &fakeOffload{}
+	with.SetOffload(off)
+	for _, n := range []int{1, 3} {
+		want, got := make([]float32, n*w.Rows), make([]float32, n*w.Rows)
+		plain.MatMul(w, x, n, want)
+		with.MatMulCPU(w, x, n, got)
+		if off.took != 0 {
+			t.Fatalf("n=%d: the offload took %d products, want none", n, off.took)
+		}
+		for r := range want {
+			if got[r] != want[r] {
+				t.Fatalf("n=%d row %d: %g, the pool alone %g", n, r, got[r], want[r])
+			}
+		}
+	}
+}

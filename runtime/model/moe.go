@@ -132,7 +132,10 @@ func (s *State) moe(l *MoE, n int) {
 	if l.RouterScale != nil {
 		in = ms.rin[:n*hid]
 	}
-	s.pool.MatMul(l.Router, in, n, ms.logits[:n*e])
+	// The router's logits pick the experts: its product stays in the CPU
+	// path's arithmetic, off any GPU, so that the choice depends only on
+	// the router's input.
+	s.pool.MatMulCPU(l.Router, in, n, ms.logits[:n*e])
 	addRows(ms.logits, l.RouterBias, n)
 	for i := range n {
 		route(s.m.Blocks.Router, s.m.Blocks.NormTopK, ms.logits[i*e:(i+1)*e], ms.choice[i*k:(i+1)*k], ms.weight[i*k:(i+1)*k])

@@ -79,6 +79,39 @@ func TestMoEDirect(t *testing.T) {
 	}
 }
 
+// offered records the matrices an offload is offered and takes none.
+type offered map[*kernels.Matrix]int
+
+func (o offered) MatMul(w *kernels.Matrix, _ []float32, _ int, _ []float32) bool {
+	o[w]++
+	return false
+}
+
+// TestMoERouterStaysOnCPU checks that a GPU offload is offered the
+// experts' products but never the router's, whose top-k must pick the
+// experts the CPU path picks.
+func TestMoERouterStaysOnCPU(t *testing.T) {
+	m, l := testMoEModel(t, true)
+	pool := kernels.NewPool(2)
+	t.Cleanup(pool.Close)
+	off := offered{}
+	pool.SetOffload(off)
+	s, err := m.NewState(pool, 8, 1, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{1, 8} {
+		copy(s.xn, randFloats(rand.New(rand.NewPCG(uint64(n), 3)), n*m.Config.HiddenSize))
+		s.moe(l, n)
+	}
+	if off[l.Router] != 0 {
+		t.Errorf("the router's product was offered to the offload %d times", off[l.Router])
+	}
+	if off[l.Shared.Gate] == 0 {
+		t.Error("the shared expert's products were not offered to the offload")
+	}
+}
+
 // directMoE computes the mixture of one row in float64, from the
 // definition: each chosen expert's SwiGLU MLP, weighted, plus the shared
 // expert scaled by the sigmoid of its gate.
