@@ -32,7 +32,7 @@ func TestTrainedStackedExperts(t *testing.T) {
 		}
 	}
 	writeStacked(t, filepath.Join(dir, "model.safetensors"), filepath.Join(stacked, "model.safetensors"))
-	e, err := Load(context.Background(), stacked, Options{Threads: 2, Ctx: 512})
+	e, err := Load(context.Background(), stacked, Options{Threads: 2, Ctx: 512, Device: testDevice()})
 	if err != nil {
 		t.Fatal(err)
 	}

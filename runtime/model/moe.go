@@ -138,7 +138,11 @@ func (s *State) moe(l *MoE, n int) {
 	s.pool.MatMulCPU(l.Router, in, n, ms.logits[:n*e])
 	addRows(ms.logits, l.RouterBias, n)
 	for i := range n {
-		route(s.m.Blocks.Router, s.m.Blocks.NormTopK, ms.logits[i*e:(i+1)*e], ms.choice[i*k:(i+1)*k], ms.weight[i*k:(i+1)*k])
+		logits, choice := ms.logits[i*e:(i+1)*e], ms.choice[i*k:(i+1)*k]
+		if routeGap(logits, choice) < RouteTieGap {
+			s.routeTies++
+		}
+		route(s.m.Blocks.Router, s.m.Blocks.NormTopK, logits, choice, ms.weight[i*k:(i+1)*k])
 	}
 	if l.ExpertScale != nil {
 		for j, x := range ms.choice[:n*k] {
@@ -241,14 +245,9 @@ func route(r Router, norm bool, logits []float32, choice []int32, weight []float
 	if r == SoftmaxTopK {
 		kernels.Softmax(logits)
 	}
-	for j := range choice {
-		best := -1
-		for x, v := range logits {
-			if (best < 0 || v > logits[best]) && !chosen(choice[:j], x) {
-				best = x
-			}
-		}
-		choice[j], weight[j] = int32(best), logits[best]
+	topK(logits, choice)
+	for j, x := range choice {
+		weight[j] = logits[x]
 	}
 	switch {
 	case r == TopKSoftmax:
@@ -262,6 +261,40 @@ func route(r Router, norm bool, logits []float32, choice []int32, weight []float
 			weight[j] /= sum
 		}
 	}
+}
+
+// topK sets choice to the len(choice) largest of logits, largest first,
+// the lower index first among equals.
+func topK(logits []float32, choice []int32) {
+	for j := range choice {
+		best := -1
+		for x, v := range logits {
+			if (best < 0 || v > logits[best]) && !chosen(choice[:j], x) {
+				best = x
+			}
+		}
+		choice[j] = int32(best)
+	}
+}
+
+// RouteTieGap is the least lead, in router logits, of the last expert a
+// token picks over the best one it leaves that State.RouteTies does not
+// count: float32 sums of the same product in another order move router
+// logits by far less than this.
+const RouteTieGap = 1e-4
+
+// routeGap returns by how much the k = len(choice) largest of logits lead
+// the largest of the others; it uses choice as scratch. Without others it
+// returns +Inf.
+func routeGap(logits []float32, choice []int32) float32 {
+	topK(logits, choice)
+	last, next := logits[choice[len(choice)-1]], float32(math.Inf(-1))
+	for x, v := range logits {
+		if v > next && !chosen(choice, x) {
+			next = v
+		}
+	}
+	return last - next
 }
 
 // chosen reports whether expert x is among those picked.

@@ -48,6 +48,54 @@ func TestRoute(t *testing.T) {
 	}
 }
 
+// TestRouteGap checks the lead of the chosen experts over the others.
+func TestRouteGap(t *testing.T) {
+	tests := []struct {
+		logits []float32
+		k      int
+		want   float32
+	}{
+		{[]float32{0.5, 2, -1, 1.5, 0}, 2, 1},
+		{[]float32{0.5, 2, -1, 1.5, 0}, 1, 0.5},
+		{[]float32{1, 3, 3, 0}, 1, 0},
+		{[]float32{-0.25, -0.5}, 2, float32(math.Inf(1))},
+	}
+	for _, tt := range tests {
+		if got := routeGap(tt.logits, make([]int32, tt.k)); got != tt.want {
+			t.Errorf("routeGap(%v, k=%d) = %v, want %v", tt.logits, tt.k, got, tt.want)
+		}
+	}
+}
+
+// TestMoERouteTies checks that RouteTies counts the rows whose experts a
+// router picks between equal logits, and none of a router of random rows.
+func TestMoERouteTies(t *testing.T) {
+	m, l := testMoEModel(t, false)
+	pool := kernels.NewPool(2)
+	t.Cleanup(pool.Close)
+	s, err := m.NewState(pool, 8, 1, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := randFloats(rand.New(rand.NewPCG(5, 5)), 8*m.Config.HiddenSize)
+	copy(s.xn, x)
+	s.moe(l, 8)
+	if got := s.RouteTies(); got != 0 {
+		t.Fatalf("random router: %d ties, want 0", got)
+	}
+	flat, err := kernels.NewMatrix(kernels.Matrix{Type: kernels.F32, Rows: l.Router.Rows, Cols: l.Router.Cols,
+		Data: make([]byte, 4*l.Router.Rows*l.Router.Cols)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Router = flat
+	copy(s.xn, x)
+	s.moe(l, 8)
+	if got := s.RouteTies(); got != 8 {
+		t.Errorf("router of equal rows: %d ties after 8 rows, want 8", got)
+	}
+}
+
 // TestMoEDirect checks the grouped mixture against a direct computation,
 // row by row over the chosen experts, with and without a shared expert, for
 // one row, a batch of decode rows and a prefill chunk.

@@ -50,13 +50,14 @@ type State struct {
 	logits                        []float32
 	ends                          []int // per row, the last position of its sequence (encoders)
 
-	moeS  moeScratch
-	attn  attnJob
-	lin   linJob    // the linear-attention layers, if any
-	qg    []float32 // queries and gates of gated attention, per row
-	ag    []float32 // the output gate of gated attention, per row
-	rj    rowJob
-	rowFn func(int) // s.rowTask, bound once
+	moeS      moeScratch
+	attn      attnJob
+	lin       linJob    // the linear-attention layers, if any
+	qg        []float32 // queries and gates of gated attention, per row
+	ag        []float32 // the output gate of gated attention, per row
+	rj        rowJob
+	rowFn     func(int) // s.rowTask, bound once
+	routeTies int       // see RouteTies
 	// exact makes attention take its float32 path for every batch, so
 	// that a row's result does not depend on the rows beside it.
 	exact bool
@@ -115,6 +116,13 @@ func (m *Model) NewState(pool *kernels.Pool, maxRows, maxOut, ctx int) (*State, 
 	s.rowFn = s.rowTask
 	return s, nil
 }
+
+// RouteTies counts the experts picked so far, over every row and sparse
+// layer of every Forward, by a lead of less than RouteTieGap over the next
+// expert: products summed in another order, on another device or with
+// another kernel set, may pick the other one there, and that row and the
+// later positions that attend to it then differ by more than rounding.
+func (s *State) RouteTies() int { return s.routeTies }
 
 // MaxRows returns the most token rows a batch may have.
 func (s *State) MaxRows() int { return s.maxRows }
