@@ -56,3 +56,28 @@ func TestDependencyDirection(t *testing.T) {
 		t.Fatal("no package checked")
 	}
 }
+
+// TestDefaultBuildHasNoGPU checks that a build without the vulkan tag links
+// no GPU code: neither the Vulkan driver and its kernels nor purego, which
+// loads libvulkan; with the tag, the binary has them.
+func TestDefaultBuildHasNoGPU(t *testing.T) {
+	gpuCode := func(tags string) []string {
+		out, err := exec.Command("go", "list", "-tags", tags, "-deps", ".").Output()
+		if err != nil {
+			t.Fatalf("go list -tags %q: %v", tags, err)
+		}
+		var found []string
+		for _, pkg := range strings.Fields(string(out)) {
+			if within(pkg, "runtime/gpu") || strings.HasPrefix(pkg, "github.com/ebitengine/purego") {
+				found = append(found, pkg)
+			}
+		}
+		return found
+	}
+	if found := gpuCode(""); len(found) > 0 {
+		t.Errorf("the default build links %v", found)
+	}
+	if found := gpuCode("vulkan"); len(found) == 0 {
+		t.Error("the build with -tags vulkan links no GPU code: the check above proves nothing")
+	}
+}
