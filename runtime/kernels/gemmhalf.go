@@ -1,12 +1,15 @@
 package kernels
 
+import "unsafe"
+
 // Tile matmuls of F16 and BF16 weights with float32 activations, for more
 // than one activation row (prefill, batched decode). The weights stay as
 // stored (no repacked copy): a kernel reads four consecutive weight rows,
 // converts each vector of them once, and multiplies it into several
 // activation rows, keeping one vector of sums per (row, activation row) in
-// registers for the whole row. One activation row (decode) keeps the dot
-// product kernels, with the rows ahead asked for (halfDecode).
+// registers for the whole row. One activation row (decode) takes the dot
+// products of a whole chunk of rows in one call that streams the weights
+// from memory (halfDecode).
 
 // halfKernel computes out[c*ostride+t] = Σ_k W[t][k]·x[c*cols+k] for the
 // four weight rows t at w (wstride values apart) and the activation rows c
@@ -24,6 +27,11 @@ type halfSet struct {
 	// beforehand, with the same sums in the same order: a block of
 	// activation rows then converts each group of weight rows once.
 	wide func(w *float32, wstride int, x *float32, cols int, out *float32, ostride int)
+	// decode, where set, sets out[r] to the dot product of weight row r
+	// (rows consecutive rows of cols values at w, cols a multiple of 8)
+	// with one activation row x, with the sums of the dot product kernel,
+	// asking for the weights ahead bytes on as it reads them.
+	decode func(w *uint16, x *float32, cols, rows int, out *float32, ahead int)
 }
 
 // halfRows is the weight rows of a tile kernel.
@@ -128,22 +136,36 @@ func (s *workerScratch) wideRows(n int) []float32 {
 	return s.wide[:n]
 }
 
+// halfAhead is how far ahead of its reads, in bytes, a decode kernel asks
+// for the weights: a decode step reads each weight once, straight from
+// memory, and a request per line this far ahead keeps the stream steady
+// across rows and pages, where asking for whole rows at their start comes
+// in bursts that stall the loads.
+const halfAhead = 8 << 10
+
 // halfDecode computes output rows [r0, r1) of an F16 or BF16 matrix for
-// one activation row (a decode step) with the dot product kernels, in
-// order, with the rows ahead asked for (rowAhead); it reports false
-// (having done nothing) for other matrices or more activation rows.
+// one activation row (a decode step): with the decode kernel where there
+// is one, else with the dot product kernels, in order, with the rows ahead
+// asked for (rowAhead); it reports false (having done nothing) for other
+// matrices or more activation rows.
 func (p *Pool) halfDecode(pt *mmPart, r0, r1 int) bool {
 	j := &p.mm
 	w := pt.w
 	if j.n != 1 || w.Type != F16 && w.Type != BF16 {
 		return false
 	}
+	x := j.x[:w.Cols]
+	if hs := j.k.halfKernels(w.Type); hs != nil && hs.decode != nil && w.Cols%8 == 0 {
+		rb := w.rowBytes()
+		j.k.prefetchRows(unsafe.Pointer(&w.Data[r0*rb]), 1, min((r1-r0)*rb, halfAhead), 0)
+		hs.decode(&asU16(w.Data)[r0*w.Cols], &x[0], w.Cols, r1-r0, &pt.out[r0], halfAhead)
+		return true
+	}
 	dot := j.k.dotF16
 	if w.Type == BF16 {
 		dot = j.k.dotBF16
 	}
 	ra := p.rowsAhead(w, r0, r1)
-	x := j.x[:w.Cols]
 	for r := r0; r < r1; r++ {
 		ra.ask(r)
 		pt.out[r] = dot(asU16(w.rowData(r)), x)

@@ -271,3 +271,69 @@ TEXT ·halfGemm2BF16AVX2(SB), NOSPLIT, $0-48
 TEXT ·halfGemm1BF16AVX2(SB), NOSPLIT, $0-48
 	HKERNEL1Y(YBF16, h1bf16y)
 
+
+// func halfDecodeF16AVX2(w *uint16, x *float32, cols, rows int, out *float32, ahead int)
+// Sets out[r] to the dot product of weight row r (rows consecutive rows of
+// cols halves at w, cols a multiple of 8) with x, for r < rows, with the
+// operations of dotF16AVX2 in its order, so the sums are the same. Every
+// 64 bytes of weights it reads, it asks for the line ahead bytes on in the
+// L2 cache: one request per line, spread over the loop, keeps the stream
+// from memory steady across rows and pages without bursts of requests.
+TEXT ·halfDecodeF16AVX2(SB), NOSPLIT, $0-48
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), R8
+	MOVQ cols+16(FP), R9
+	MOVQ rows+24(FP), DX
+	MOVQ out+32(FP), R10
+	MOVQ ahead+40(FP), R11
+	TESTQ DX, DX
+	JLE   done
+
+row:
+	MOVQ   R8, DI
+	MOVQ   R9, CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+h32:
+	CMPQ        CX, $32
+	JL          h8
+	PREFETCHT1  (SI)(R11*1)
+	VCVTPH2PS   (SI), Y4
+	VCVTPH2PS   16(SI), Y5
+	VCVTPH2PS   32(SI), Y6
+	VCVTPH2PS   48(SI), Y7
+	VFMADD231PS (DI), Y4, Y0
+	VFMADD231PS 32(DI), Y5, Y1
+	VFMADD231PS 64(DI), Y6, Y2
+	VFMADD231PS 96(DI), Y7, Y3
+	ADDQ        $64, SI
+	ADDQ        $128, DI
+	SUBQ        $32, CX
+	JMP         h32
+
+h8:
+	CMPQ        CX, $8
+	JL          sum
+	VCVTPH2PS   (SI), Y4
+	VFMADD231PS (DI), Y4, Y0
+	ADDQ        $16, SI
+	ADDQ        $32, DI
+	SUBQ        $8, CX
+	JMP         h8
+
+sum:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	HSUM8(Y0, X0, X1)
+	MOVSS  X0, (R10)
+	ADDQ   $4, R10
+	DECQ   DX
+	JNZ    row
+	VZEROUPPER
+
+done:
+	RET
