@@ -18,10 +18,14 @@ import "unsafe"
 // floats.
 type gemmKernel func(w, x *byte, np, xstride int, out *float32, ostride int)
 
-// gemmSet is the tile kernels of one packed layout; wide may be nil.
+// gemmSet is the tile kernels of one packed layout; wide and two may be
+// nil.
 type gemmSet struct {
 	wide, one gemmKernel
 	cols      int // activation rows of wide
+	// two computes two activation rows, the same bits as one for each:
+	// the tile of a decode step's expert that two of its rows chose.
+	two gemmKernel
 	// ahead: with few activation rows (a decode step) packedChunk asks
 	// for up to prefetchBytes of the group ahead as the tiles compute, so
 	// that reading the weights from memory overlaps computing.
@@ -101,13 +105,14 @@ const (
 )
 
 // packedTiles computes output rows [r0, r1) of a packed matrix for
-// activation rows [i0, i1): tiles of gemmSet.cols rows and then single
-// rows, each against every group of the range. A last tile one row short
-// of gemmSet.cols still goes through the wide kernel, its missing row read
-// from the padding of the quantized activations (tilePadRows) and its
-// results left in the scratch tile: one pass that decodes the weights once
-// costs less than that many single-row passes that each decode them (a
-// decode step's experts often get three of the batch's rows).
+// activation rows [i0, i1): tiles of gemmSet.cols rows and then pairs
+// (gemmSet.two) or single rows, each against every group of the range. A
+// last tile one row short of gemmSet.cols still goes through the wide
+// kernel, its missing row read from the padding of the quantized
+// activations (tilePadRows) and its results left in the scratch tile: one
+// pass that decodes the weights once costs less than that many single-row
+// passes that each decode them (a decode step's experts often get two or
+// three of the batch's rows).
 func (p *Pool) packedTiles(s *workerScratch, pt *mmPart, r0, r1, i0, i1 int) {
 	j := &p.mm
 	w := pt.w
@@ -121,6 +126,8 @@ func (p *Pool) packedTiles(s *workerScratch, pt *mmPart, r0, r1, i0, i1 int) {
 			m, kern = g.cols, g.wide
 		case g.cols > 2 && i1-i == g.cols-1:
 			m, kern, pad = g.cols-1, g.wide, true
+		case g.two != nil && i1-i >= 2:
+			m, kern = 2, g.two
 		}
 		x := &j.xq[i*j.xstride]
 		for r := r0; r < r1; r += gr {

@@ -20,6 +20,9 @@ func gemm1Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 func gemm4MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
+func gemm2MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
 func gemm1MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
@@ -58,7 +61,7 @@ var (
 	gemmVNNI = map[DType]gemmSet{
 		Q4_0:       {wide: gemm4Q4_0VNNI, one: gemm1Q4_0VNNI, cols: 4, ahead: true},
 		Q8_0:       {wide: gemm4Q8_0VNNI, one: gemm1Q8_0VNNI, cols: 4, ahead: true},
-		MXFP4:      {wide: gemm4MXFP4VNNI, one: gemm1MXFP4VNNI, cols: 4, ahead: true},
+		MXFP4:      {wide: gemm4MXFP4VNNI, two: gemm2MXFP4VNNI, one: gemm1MXFP4VNNI, cols: 4, ahead: true},
 		layoutQ8x8: {wide: gemm8x8Q8_0, one: gemm8x1Q8_0, cols: 8, ahead: true, stream: true},
 	}
 )

@@ -212,6 +212,58 @@ TEXT ·gemm4Q4_0GFNI(SB), NOSPLIT, $0-48
 TEXT ·gemm4Q8_0VNNI(SB), NOSPLIT, $0-48
 	KERNEL4(W8, SHL4, 16, 80, 144, 208, 272, g4q8loop, NOSETUP)
 
+// ROW2 accumulates the loaded row (SEL 0x55 times its index) into A0, A1
+// (columns 0, 1), with the scale products in Y26, Y27.
+#define ROW2(SEL, A0, A1) \
+	COLP(Y22, (DI), 32(DI), SEL, Y26, A0) \
+	COLP(Y23, (DI)(R9*1), 32(DI)(R9*1), SEL, Y27, A1)
+
+// STORE8 stores the 4×2 sums (accumulator Y(2r+c) holds row r, column c)
+// and returns.
+#define STORE8 \
+	HSUM4(Y0, Y2, Y4, Y6, X0, X2, (DX)) \
+	HSUM4(Y1, Y3, Y5, Y7, X1, X3, (DX)(R8*1)) \
+	VZEROUPPER \
+	RET
+
+// KERNEL2 is the loop of a two-column kernel, KERNEL4 on the first two
+// columns: an expert that two of a decode step's rows chose decodes its
+// weights once for both, where two one-column passes decode them twice.
+#define KERNEL2(W, SHIFT, O0, O1, O2, O3, STEP, LOOP, SETUP) \
+	VNNIARGS \
+	SETUP \
+	VMOVDQU32 transidx<>+0(SB), Y30 \
+	ZERO8 \
+LOOP: \
+	VCVTPH2PS (SI), Y16 \
+	VPERMPS Y16, Y30, Y16 \
+	VMULPS 64(DI), Y16, Y26 \
+	VMULPS 64(DI)(R9*1), Y16, Y27 \
+	VMOVDQU32 96(DI), Y22 \
+	VMOVDQU32 96(DI)(R9*1), Y23 \
+	SHIFT(Y22) \
+	SHIFT(Y23) \
+	W(O0) \
+	ROW2(0x00, Y0, Y1) \
+	W(O1) \
+	ROW2(0x55, Y2, Y3) \
+	W(O2) \
+	ROW2(0xaa, Y4, Y5) \
+	W(O3) \
+	ROW2(0xff, Y6, Y7) \
+	ADDQ $STEP, SI \
+	SUBQ $-128, DI \
+	DECQ CX \
+	JNZ  LOOP \
+	STORE8
+
+#define ZERO8 \
+	ZERO4 \
+	VXORPS Y4, Y4, Y4 \
+	VXORPS Y5, Y5, Y5 \
+	VXORPS Y6, Y6, Y6 \
+	VXORPS Y7, Y7, Y7
+
 // ROW1 accumulates the loaded row (SEL 0x55 times its index) into ACC
 // (one column), with the scale products in Y26.
 #define ROW1(SEL, ACC) \
@@ -266,6 +318,10 @@ TEXT ·gemm1Q8_0VNNI(SB), NOSPLIT, $0-48
 // func gemm4MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4MXFP4VNNI(SB), NOSPLIT, $0-48
 	KERNEL4(WF4, SHL1, 16, 48, 80, 112, 144, g4f4loop, MXFP4SETUP)
+
+// func gemm2MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm2MXFP4VNNI(SB), NOSPLIT, $0-48
+	KERNEL2(WF4, SHL1, 16, 48, 80, 112, 144, g2f4loop, MXFP4SETUP)
 
 // func gemm1MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1MXFP4VNNI(SB), NOSPLIT, $0-48

@@ -40,6 +40,35 @@ func TestGemmKernelSetsIdentical(t *testing.T) {
 	}
 }
 
+// TestGemmTwoColumnsIdentical checks that the two-column MXFP4 kernel
+// gives the same bits as the one-column kernel run on each activation row,
+// for batches that end in a pair after whole tiles of four and for
+// matrices whose last group is padded.
+func TestGemmTwoColumnsIdentical(t *testing.T) {
+	if !hasVNNI {
+		t.Skip("this CPU does not run the VNNI tile kernels")
+	}
+	rng := newRand(35)
+	ones := fastKernels
+	g := gemmVNNI[MXFP4]
+	g.two = nil
+	ones.gemm[MXFP4] = g
+	if fastKernels.gemm[MXFP4].two == nil {
+		t.Fatal("the VNNI kernels have no two-column MXFP4 kernel")
+	}
+	for _, c := range []packedCase{{4, 64, 2}, {5, 96, 2}, {13, 320, 6}, {37, 2880, 2}, {9, 64, 10}, {16, 576, 18}} {
+		w := randomMatrix(t, rng, MXFP4, c.rows, c.cols)
+		x := randFloats(rng, c.n*c.cols, 1)
+		got := packedMatMul(t, &fastKernels, w, x, c.n)
+		want := packedMatMul(t, &ones, w, x, c.n)
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("%dx%d n=%d: out[%d]: two columns %v, one %v", c.rows, c.cols, c.n, i, got[i], want[i])
+			}
+		}
+	}
+}
+
 // TestGemmGFNIIdentical checks that the Q4_0, Q4_K and Q6_K kernels that split
 // nibbles with GFNI give the same bits as those that shift and mask.
 func TestGemmGFNIIdentical(t *testing.T) {
