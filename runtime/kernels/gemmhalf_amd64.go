@@ -23,6 +23,9 @@ func halfGemm6F32AVX512(w *float32, wstride int, x *float32, cols int, out *floa
 func halfDecodeF16AVX2(w *uint16, x *float32, cols, rows int, out *float32, ahead int)
 
 //go:noescape
+func halfDecodeBF16AVX2(w *uint16, x *float32, cols, rows int, out *float32, ahead int)
+
+//go:noescape
 func halfGemm2F16AVX2(w *uint16, wstride int, x *float32, cols int, out *float32, ostride int)
 
 //go:noescape
@@ -41,11 +44,11 @@ var hasAVX512F = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && hasAVX2
 var (
 	halfAVX2 = [2]halfSet{
 		{tile: halfGemm2F16AVX2, m: 2, one: halfGemm1F16AVX2, step: 8, decode: halfDecodeF16AVX2},
-		{tile: halfGemm2BF16AVX2, m: 2, one: halfGemm1BF16AVX2, step: 8},
+		{tile: halfGemm2BF16AVX2, m: 2, one: halfGemm1BF16AVX2, step: 8, decode: halfDecodeBF16AVX2},
 	}
 	halfAVX512 = [2]halfSet{
 		{tile: halfGemm6F16AVX512, m: 6, one: halfGemm1F16AVX512, step: 16, wide: halfGemm6F32AVX512, decode: halfDecodeF16AVX2},
-		{tile: halfGemm6BF16AVX512, m: 6, one: halfGemm1BF16AVX512, step: 16},
+		{tile: halfGemm6BF16AVX512, m: 6, one: halfGemm1BF16AVX512, step: 16, decode: halfDecodeBF16AVX2},
 	}
 )
 

@@ -30,6 +30,16 @@
 	MOVQ ostride+40(FP), R8 \
 	SHLQ $2, R8
 
+// DECARGS loads the arguments of the decode kernels (see below):
+// func(w *uint16, x *float32, cols, rows int, out *float32, ahead int).
+#define DECARGS \
+	MOVQ w+0(FP), SI \
+	MOVQ x+8(FP), R8 \
+	MOVQ cols+16(FP), R9 \
+	MOVQ rows+24(FP), DX \
+	MOVQ out+32(FP), R10 \
+	MOVQ ahead+40(FP), R11
+
 // ---- AVX-512: 16 floats a step ----
 
 // Weight loads of 16 values of row at M into Z.
@@ -271,35 +281,48 @@ TEXT ·halfGemm2BF16AVX2(SB), NOSPLIT, $0-48
 TEXT ·halfGemm1BF16AVX2(SB), NOSPLIT, $0-48
 	HKERNEL1Y(YBF16, h1bf16y)
 
+// Decode kernels: func(w *uint16, x *float32, cols, rows int, out *float32, ahead int)
+// set out[r] to the dot product of weight row r (rows consecutive rows of
+// cols values at w, cols a multiple of 8) with x, for r < rows, with the
+// operations of the dot product kernel of the format (dotF16AVX2,
+// dotBF16AVX2) in its order, so the sums are the same. Every 64 bytes of
+// weights they read, they ask for the line ahead bytes on in the L2 cache:
+// one request per line, spread over the loop, keeps the stream from memory
+// steady across rows and pages without bursts of requests. Registers: SI
+// the weights, R8 x, R9 cols, DX rows left, R10 out, R11 ahead (DECARGS);
+// per row DI x and CX the values left, sums in Y0–Y3.
 
-// func halfDecodeF16AVX2(w *uint16, x *float32, cols, rows int, out *float32, ahead int)
-// Sets out[r] to the dot product of weight row r (rows consecutive rows of
-// cols halves at w, cols a multiple of 8) with x, for r < rows, with the
-// operations of dotF16AVX2 in its order, so the sums are the same. Every
-// 64 bytes of weights it reads, it asks for the line ahead bytes on in the
-// L2 cache: one request per line, spread over the loop, keeps the stream
-// from memory steady across rows and pages without bursts of requests.
-TEXT ·halfDecodeF16AVX2(SB), NOSPLIT, $0-48
-	MOVQ w+0(FP), SI
-	MOVQ x+8(FP), R8
-	MOVQ cols+16(FP), R9
-	MOVQ rows+24(FP), DX
-	MOVQ out+32(FP), R10
-	MOVQ ahead+40(FP), R11
-	TESTQ DX, DX
-	JLE   done
-
-row:
-	MOVQ   R8, DI
-	MOVQ   R9, CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
+// DECROW starts a row.
+#define DECROW \
+	MOVQ   R8, DI \
+	MOVQ   R9, CX \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y2, Y2, Y2 \
 	VXORPS Y3, Y3, Y3
 
-h32:
+// DECSUM stores the row's sum (DOTSUM's order) and moves to the next
+// output.
+#define DECSUM \
+	VADDPS Y1, Y0, Y0 \
+	VADDPS Y3, Y2, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	HSUM8(Y0, X0, X1) \
+	MOVSS  X0, (R10) \
+	ADDQ   $4, R10
+
+// func halfDecodeF16AVX2(w *uint16, x *float32, cols, rows int, out *float32, ahead int)
+TEXT ·halfDecodeF16AVX2(SB), NOSPLIT, $0-48
+	DECARGS
+	TESTQ DX, DX
+	JLE   fdone
+
+frow:
+	DECROW
+
+f32:
 	CMPQ        CX, $32
-	JL          h8
+	JL          f8
 	PREFETCHT1  (SI)(R11*1)
 	VCVTPH2PS   (SI), Y4
 	VCVTPH2PS   16(SI), Y5
@@ -312,28 +335,80 @@ h32:
 	ADDQ        $64, SI
 	ADDQ        $128, DI
 	SUBQ        $32, CX
-	JMP         h32
+	JMP         f32
 
-h8:
+f8:
 	CMPQ        CX, $8
-	JL          sum
+	JL          fsum
 	VCVTPH2PS   (SI), Y4
 	VFMADD231PS (DI), Y4, Y0
 	ADDQ        $16, SI
 	ADDQ        $32, DI
 	SUBQ        $8, CX
-	JMP         h8
+	JMP         f8
 
-sum:
-	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y2, Y0, Y0
-	HSUM8(Y0, X0, X1)
-	MOVSS  X0, (R10)
-	ADDQ   $4, R10
-	DECQ   DX
-	JNZ    row
+fsum:
+	DECSUM
+	DECQ DX
+	JNZ  frow
 	VZEROUPPER
 
-done:
+fdone:
+	RET
+
+// func halfDecodeBF16AVX2(w *uint16, x *float32, cols, rows int, out *float32, ahead int)
+// Steps of 32 values are two of dotBF16AVX2's steps of 16.
+TEXT ·halfDecodeBF16AVX2(SB), NOSPLIT, $0-48
+	DECARGS
+	TESTQ DX, DX
+	JLE   bdone
+
+brow:
+	DECROW
+
+b32:
+	CMPQ        CX, $32
+	JL          b16
+	PREFETCHT1  (SI)(R11*1)
+	YBF16((SI), Y4)
+	YBF16(16(SI), Y5)
+	YBF16(32(SI), Y6)
+	YBF16(48(SI), Y7)
+	VFMADD231PS (DI), Y4, Y0
+	VFMADD231PS 32(DI), Y5, Y1
+	VFMADD231PS 64(DI), Y6, Y0
+	VFMADD231PS 96(DI), Y7, Y1
+	ADDQ        $64, SI
+	ADDQ        $128, DI
+	SUBQ        $32, CX
+	JMP         b32
+
+b16:
+	CMPQ        CX, $16
+	JL          b8
+	YBF16((SI), Y4)
+	YBF16(16(SI), Y5)
+	VFMADD231PS (DI), Y4, Y0
+	VFMADD231PS 32(DI), Y5, Y1
+	ADDQ        $32, SI
+	ADDQ        $64, DI
+	SUBQ        $16, CX
+
+b8:
+	CMPQ        CX, $8
+	JL          bsum
+	YBF16((SI), Y4)
+	VFMADD231PS (DI), Y4, Y0
+	ADDQ        $16, SI
+	ADDQ        $32, DI
+	SUBQ        $8, CX
+	JMP         b8
+
+bsum:
+	DECSUM
+	DECQ DX
+	JNZ  brow
+	VZEROUPPER
+
+bdone:
 	RET
