@@ -26,6 +26,15 @@ func gemm2MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 func gemm1MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
+func gemm4MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
+func gemm2MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
+func gemm1MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
 func gemm1MXFP4AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
@@ -47,6 +56,13 @@ var hasVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BW &
 // hasGFNI reports whether the VNNI Q4_0 kernels can split nibbles with
 // GFNI's affine transform (gemm4Q4_0GFNI, gemm1Q4_0GFNI: the same results).
 var hasGFNI = hasVNNI && cpu.X86.HasAVX512GFNI
+
+// hasVBMI reports whether the VNNI MXFP4 kernels can look nibbles up with
+// GFNI and VPERMB (gemm4MXFP4VBMI and the others: the same results).
+var hasVBMI = hasGFNI && cpu.X86.HasAVX512VBMI
+
+// gemmMXFP4VBMI is the MXFP4 entry of gemmVNNI where hasVBMI.
+var gemmMXFP4VBMI = gemmSet{wide: gemm4MXFP4VBMI, two: gemm2MXFP4VBMI, one: gemm1MXFP4VBMI, cols: 4, ahead: true}
 
 // gemmQ4_0GFNI is the Q4_0 entry of gemmVNNI where hasGFNI.
 var gemmQ4_0GFNI = gemmSet{wide: gemm4Q4_0GFNI, one: gemm1Q4_0GFNI, cols: 4, ahead: true}
@@ -77,5 +93,8 @@ func initGemm(k *kernelSet, lvl int) {
 	}
 	if lvl >= levelVNNI && hasGFNI {
 		k.gemm[Q4_0] = gemmQ4_0GFNI
+	}
+	if lvl >= levelVNNI && hasVBMI {
+		k.gemm[MXFP4] = gemmMXFP4VBMI
 	}
 }

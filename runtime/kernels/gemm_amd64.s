@@ -106,6 +106,22 @@ GLOBL nibbles0f<>(SB), RODATA|NOPTR, $32
 	VPSHUFB Y17, Y31, Y17 \
 	VPSHUFB Y18, Y31, Y18
 
+// WF4B is WF4 for CPUs with GFNI and AVX-512 VBMI: one affine transform
+// (the matrix in Y21, from GFNISETUP) moves each byte's high nibble down
+// and clears the rest, and VPERMB looks the low nibbles up in the table
+// without masking them: it reads five bits of each byte, and the table in
+// Y31 holds the sixteen values twice.
+#define WF4B(OFF) \
+	VMOVDQU32 OFF(SI), Y17 \
+	VGF2P8AFFINEQB $0, Y21, Y17, Y18 \
+	VPERMB Y31, Y17, Y17 \
+	VPSHUFB Y18, Y31, Y18
+
+// MXFP4BSETUP is the SETUP of WF4B.
+#define MXFP4BSETUP \
+	MXFP4SETUP \
+	GFNISETUP
+
 // COLP accumulates one activation row (lo at XLO, hi at XHI, correction in
 // register CORR) into ACC: the scale products dw·dx of the row and column
 // come from the column's products P (lane r: row r, block A; lane 4+r:
@@ -326,6 +342,18 @@ TEXT ·gemm2MXFP4VNNI(SB), NOSPLIT, $0-48
 // func gemm1MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1MXFP4VNNI(SB), NOSPLIT, $0-48
 	KERNEL1(WF4, SHL1, 16, 48, 80, 112, 144, g1f4loop, MXFP4SETUP)
+
+// func gemm4MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm4MXFP4VBMI(SB), NOSPLIT, $0-48
+	KERNEL4(WF4B, SHL1, 16, 48, 80, 112, 144, g4f4bloop, MXFP4BSETUP)
+
+// func gemm2MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm2MXFP4VBMI(SB), NOSPLIT, $0-48
+	KERNEL2(WF4B, SHL1, 16, 48, 80, 112, 144, g2f4bloop, MXFP4BSETUP)
+
+// func gemm1MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm1MXFP4VBMI(SB), NOSPLIT, $0-48
+	KERNEL1(WF4B, SHL1, 16, 48, 80, 112, 144, g1f4bloop, MXFP4BSETUP)
 
 // ---- AVX2 (one activation row, 16 registers) ----
 

@@ -50,7 +50,7 @@ func TestGemmTwoColumnsIdentical(t *testing.T) {
 	}
 	rng := newRand(35)
 	ones := fastKernels
-	g := gemmVNNI[MXFP4]
+	g := fastKernels.gemm[MXFP4]
 	g.two = nil
 	ones.gemm[MXFP4] = g
 	if fastKernels.gemm[MXFP4].two == nil {
@@ -70,7 +70,8 @@ func TestGemmTwoColumnsIdentical(t *testing.T) {
 }
 
 // TestGemmGFNIIdentical checks that the Q4_0, Q4_K and Q6_K kernels that split
-// nibbles with GFNI give the same bits as those that shift and mask.
+// nibbles with GFNI, and the MXFP4 ones that also look them up with VPERMB,
+// give the same bits as those that shift and mask.
 func TestGemmGFNIIdentical(t *testing.T) {
 	if !hasGFNI {
 		t.Skip("this CPU does not run the GFNI kernels")
@@ -80,8 +81,12 @@ func TestGemmGFNIIdentical(t *testing.T) {
 	plain.gemm[Q4_0] = gemmVNNI[Q4_0]
 	plain.gemm[Q4_K] = gemmSet{wide: gemm4Q4_KVNNI, one: gemm1Q4_KVNNI, cols: 4, ahead: true}
 	plain.gemm[Q6_K] = gemmSet{wide: gemm4Q6_KVNNI, one: gemm1Q6_KVNNI, cols: 4, ahead: true}
+	plain.gemm[MXFP4] = gemmVNNI[MXFP4]
 	cases := append([]packedCase{{5, 256, 3}, {9, 768, 6}, {4, 1024, 1}}, packedCases...)
-	for _, typ := range []DType{Q4_0, Q4_K, Q6_K} {
+	for _, typ := range []DType{Q4_0, Q4_K, Q6_K, MXFP4} {
+		if typ == MXFP4 && !hasVBMI {
+			continue
+		}
 		for _, c := range cases {
 			if c.cols%typ.blockElems() != 0 {
 				continue
