@@ -6,6 +6,9 @@ package kernels
 func scoresF16AVX2(dst, q *float32, k *uint16, n, hd, stride int)
 
 //go:noescape
+func scoresF16SeqAVX2(dst, q *float32, k *uint16, n, hd, stride int)
+
+//go:noescape
 func scoresF32AVX2(dst, q *float32, k *float32, n, hd, stride int)
 
 //go:noescape
@@ -27,6 +30,16 @@ func scaleHalfAVX2(y *uint16, s float32, n int)
 // assembly whole vectors and finish the tails with the reference code.
 func initAttnAVX2(k *kernelSet) {
 	k.scoresF16 = blockScores(scoresF16AVX2, axpyF16Ref)
+	k.scoresF16Seq = func(dst, q []float32, k []uint16, stride int) {
+		n := len(dst) &^ 7
+		if len(q) == 0 {
+			n = 0
+		}
+		if n > 0 {
+			scoresF16SeqAVX2(&dst[0], &q[0], &k[0], n, len(q), stride)
+		}
+		scoresF16SeqRef(dst[n:], q, k[min(n, len(k)):], stride)
+	}
 	k.scoresF32 = blockScores(scoresF32AVX2, axpyRef)
 	k.accumF16 = blockAccum(accumF16AVX2, axpyF16Ref)
 	k.accumF32 = blockAccum(accumF32AVX2, axpyRef)

@@ -11,15 +11,17 @@ import (
 type kernelSet struct {
 	name string
 
-	dot      func(a, b []float32) float32
-	dotF16   func(a []uint16, b []float32) float32
-	dotBF16  func(a []uint16, b []float32) float32
-	axpy     func(alpha float32, x, y []float32)
-	axpyF16  func(alpha float32, x []uint16, y []float32)
-	f16ToF32 func(dst []float32, src []uint16)
-	f32ToF16 func(dst []uint16, src []float32)
-	siluMul  func(gate, up []float32)
-	exp      func(x []float32)
+	dot          func(a, b []float32) float32
+	dotLanes     func(a, b []float32) float32                   // DotLanes
+	scoresF16Seq func(dst, q []float32, k []uint16, stride int) // ScoresF16Seq
+	dotF16       func(a []uint16, b []float32) float32
+	dotBF16      func(a []uint16, b []float32) float32
+	axpy         func(alpha float32, x, y []float32)
+	axpyF16      func(alpha float32, x []uint16, y []float32)
+	f16ToF32     func(dst []float32, src []uint16)
+	f32ToF16     func(dst []uint16, src []float32)
+	siluMul      func(gate, up []float32)
+	exp          func(x []float32)
 	// expShift sets x[i] = e^(x[i]-m) and returns their sum (Softmax).
 	expShift func(x []float32, m float32) float64
 
@@ -122,17 +124,19 @@ func Implementation() string { return impl().name }
 
 func newRefKernelSet() kernelSet {
 	return kernelSet{
-		name:     "reference",
-		dot:      dotRef,
-		dotF16:   dotF16Ref,
-		dotBF16:  dotBF16Ref,
-		axpy:     axpyRef,
-		axpyF16:  axpyF16Ref,
-		f16ToF32: f16ToF32Ref,
-		f32ToF16: f32ToF16Ref,
-		siluMul:  siluMulRef,
-		exp:      expRef,
-		expShift: expShiftRef,
+		name:         "reference",
+		dot:          dotRef,
+		dotLanes:     dotLanesRef,
+		scoresF16Seq: scoresF16SeqRef,
+		dotF16:       dotF16Ref,
+		dotBF16:      dotBF16Ref,
+		axpy:         axpyRef,
+		axpyF16:      axpyF16Ref,
+		f16ToF32:     f16ToF32Ref,
+		f32ToF16:     f32ToF16Ref,
+		siluMul:      siluMulRef,
+		exp:          expRef,
+		expShift:     expShiftRef,
 
 		affineGroups: affineGroupsRef,
 		affineBias:   affineBiasRef[float32],

@@ -10,6 +10,9 @@ package kernels
 func dotAVX2(a, b []float32) float32
 
 //go:noescape
+func dotLanesAVX2(a, b []float32) float32
+
+//go:noescape
 func dotF16AVX2(a []uint16, b []float32) float32
 
 //go:noescape
@@ -34,6 +37,7 @@ func initDotAVX2(k *kernelSet) {
 		n := len(a) &^ 7
 		return dotAVX2(a[:n], b) + dotRef(a[n:], b[n:])
 	}
+	k.dotLanes = dotLanesAVX2
 	k.dotF16 = func(a []uint16, b []float32) float32 {
 		n := len(a) &^ 7
 		return dotF16AVX2(a[:n], b) + dotF16Ref(a[n:], b[n:])

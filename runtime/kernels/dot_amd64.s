@@ -74,6 +74,28 @@ dotdone:
 	MOVSS X0, ret+48(FP)
 	RET
 
+// func dotLanesAVX2(a, b []float32) float32
+// len(a) is a multiple of 8; b is at least as long. One accumulator of
+// eight lanes, added by HSUM8: the order of DotLanes.
+TEXT ·dotLanesAVX2(SB), NOSPLIT, $0-52
+	DOTARGS
+
+lanes8:
+	CMPQ CX, $8
+	JL   lanesdone
+	VMOVUPS (SI), Y4
+	VFMADD231PS (DI), Y4, Y0
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  lanes8
+
+lanesdone:
+	HSUM8(Y0, X0, X1)
+	VZEROUPPER
+	MOVSS X0, ret+48(FP)
+	RET
+
 // func dotF16AVX2(a []uint16, b []float32) float32
 TEXT ·dotF16AVX2(SB), NOSPLIT, $0-52
 	DOTARGS

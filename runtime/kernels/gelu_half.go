@@ -37,11 +37,16 @@ var geluHalfTable = sync.OnceValue(func() *[1 << 16]float32 {
 	return t
 })
 
-// geluHalfOf is one entry of ggml's GELU table: gelu_tanh of the half h,
-// rounded to a half.
+// geluHalfOf is one entry of ggml's GELU table: gelu_tanh of the half h
+// in float32 as ggml builds its table, 0.5·h·(1 + tanh(√(2/π)·h·(1 +
+// 0.044715·h·h))) with the inner sum a fused multiply-add (as compilers
+// contract it), rounded to a half. In the tail below zero the sum 1 + tanh
+// cancels, and its float32 rounding decides the half.
 func geluHalfOf(h float32) float32 {
-	v := float64(h)
-	return RoundF16(float32(0.5 * v * (1 + math.Tanh(geluC*v*(1+0.044715*v*v)))))
+	const a, c = float32(0.044715), float32(geluC)
+	inner := float32(math.FMA(float64(float32(a*h)), float64(h), 1))
+	t := float32(math.Tanh(float64(float32(float32(c*h) * inner))))
+	return RoundF16(float32(float32(0.5*h) * float32(1+t)))
 }
 
 // geluHalfRef is GELUHalf element by element, without the table.

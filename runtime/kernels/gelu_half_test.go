@@ -32,6 +32,26 @@ func TestGELUHalfTable(t *testing.T) {
 	}
 }
 
+// TestGELUHalfEntries checks table entries against ggml's own, read from
+// llama.cpp's GELU outputs: halves in the negative tail, where the sum
+// 1 + tanh cancels and a float64 formula gives other halves.
+func TestGELUHalfEntries(t *testing.T) {
+	for _, c := range []struct{ x, want float32 }{
+		{-0x1.b6p+1, -0x1.b54p-11},
+		{-0x1.0c4p+2, -0x1.c9p-16},
+		{-0x1.128p+2, -0x1.12p-16},
+		{-0x1.514p+2, float32(math.Copysign(0, -1))},
+		{-0x1.ddp+1, -0x1.fdp-13},
+		{-0x1.eap+1, -0x1.45cp-13},
+	} {
+		x := []float32{c.x}
+		GELUHalf(x)
+		if math.Float32bits(x[0]) != math.Float32bits(c.want) {
+			t.Errorf("GELUHalf(%v) = %v, llama.cpp's %v", c.x, x[0], c.want)
+		}
+	}
+}
+
 // BenchmarkGELUHalf times one row of a BERT-base MLP.
 func BenchmarkGELUHalf(b *testing.B) {
 	x := make([]float32, 3072)

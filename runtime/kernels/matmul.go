@@ -321,7 +321,11 @@ func (p *Pool) floatRow(s *workerScratch, pt *mmPart, r int) {
 			wr[i] = bf16ToF32(h)
 		}
 	}
+	dot := j.k.dot
+	if w.laneSums() {
+		dot = j.k.dotLanes
+	}
 	for i := range j.n {
-		pt.out[i*w.Rows+r] = j.k.dot(wr, j.x[i*cols:(i+1)*cols])
+		pt.out[i*w.Rows+r] = dot(wr, j.x[i*cols:(i+1)*cols])
 	}
 }

@@ -32,6 +32,10 @@ type Matrix struct {
 	// to halves first, as ggml's CPU backend does (halfact.go); the GGUF
 	// source sets it. Other formats ignore it.
 	HalfActs bool
+	// GGMLSums makes the products of an F32 matrix whose columns are a
+	// multiple of 8 sum in the order of ggml's (DotLanes); the GGUF source
+	// sets it. Other types ignore it.
+	GGMLSums bool
 
 	packed       []byte    // the weights in the layout of the tile kernels (pack.go), or nil
 	layout       DType     // the format whose tile kernels read packed

@@ -25,7 +25,7 @@ func (m *Matrix) SplitRows(counts ...int) ([]*Matrix, error) {
 	}
 	for i, c := range counts {
 		part := Matrix{Type: m.Type, Rows: c, Cols: m.Cols, Data: m.Data[r0*rb : (r0+c)*rb],
-			Bits: m.Bits, GroupSize: m.GroupSize, ScaleType: m.ScaleType, HalfActs: m.HalfActs}
+			Bits: m.Bits, GroupSize: m.GroupSize, ScaleType: m.ScaleType, HalfActs: m.HalfActs, GGMLSums: m.GGMLSums}
 		if m.Type == MLXAffine {
 			part.Scales, part.Biases = m.Scales[r0*sb:(r0+c)*sb], m.Biases[r0*sb:(r0+c)*sb]
 		}
@@ -39,7 +39,7 @@ func (m *Matrix) SplitRows(counts ...int) ([]*Matrix, error) {
 }
 
 // PickRows returns a copy of the given rows of m, in their order, stored as
-// m stores them (with m's HalfActs), unpacked: the rows of "yes" and "no"
+// m stores them (with m's HalfActs and GGMLSums), unpacked: the rows of "yes" and "no"
 // of an output matrix as a reranker's head, which then computes as m does.
 func (m *Matrix) PickRows(rows ...int) (*Matrix, error) {
 	if len(rows) == 0 {
@@ -50,7 +50,7 @@ func (m *Matrix) PickRows(rows ...int) (*Matrix, error) {
 		sb = m.Cols / m.GroupSize * m.ScaleType.blockBytes()
 	}
 	out := Matrix{Type: m.Type, Rows: len(rows), Cols: m.Cols, Data: make([]byte, 0, len(rows)*rb),
-		Bits: m.Bits, GroupSize: m.GroupSize, ScaleType: m.ScaleType, HalfActs: m.HalfActs}
+		Bits: m.Bits, GroupSize: m.GroupSize, ScaleType: m.ScaleType, HalfActs: m.HalfActs, GGMLSums: m.GGMLSums}
 	for _, r := range rows {
 		if r < 0 || r >= m.Rows {
 			return nil, fmt.Errorf("%w: %v %d×%d: row %d picked", ErrMatrix, m.Type, m.Rows, m.Cols, r)
