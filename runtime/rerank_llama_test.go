@@ -21,11 +21,15 @@ import (
 	"github.com/mlxrun/mlx/runtime/kvcache"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/rerank-llama-server.json from a live llama-server (LLAMA_BIN_DIR)")
+var update = flag.Bool("update", false, "rewrite the stored llama-server rerank scores in testdata from a live llama-server (LLAMA_BIN_DIR)")
 
 // rerankGolden holds llama-server's /v1/rerank scores of rerankQuery and
 // rerankDocs on the fixture rerankers, by head.
 const rerankGolden = "testdata/rerank-llama-server.json"
+
+// rerankFlags are llama-server's flags for the Qwen3 rerankers: each
+// document alone, in one pass.
+var rerankFlags = []string{"--rerank", "-np", "1", "-c", "1024", "-b", "1024", "-ub", "1024"}
 
 // rerankFiles are the fixture rerankers compared with llama-server, by
 // name: their head, whether their weights are F32, and the largest
@@ -45,77 +49,118 @@ var rerankFiles = map[string]struct {
 // LLAMA_BIN_DIR names a llama.cpp build with llama-server, it also runs
 // there (and -update rewrites the stored scores from it).
 func TestRerankMatchesLlamaServer(t *testing.T) {
-	var golden struct {
-		Query     string               `json:"query"`
-		Documents []string             `json:"documents"`
-		Scores    map[string][]float64 `json:"scores"`
-	}
-	data, err := os.ReadFile(rerankGolden)
-	if err == nil {
-		err = json.Unmarshal(data, &golden)
-	}
-	if err != nil && !*update {
-		t.Fatal(err)
-	}
-	server := ""
-	if dir := os.Getenv("LLAMA_BIN_DIR"); dir != "" {
-		if _, err := os.Stat(filepath.Join(dir, "llama-server")); err == nil {
-			server = filepath.Join(dir, "llama-server")
-		} else {
-			t.Logf("no llama-server in LLAMA_BIN_DIR: comparing with the stored scores only")
-		}
-	}
-	if *update && server == "" {
-		t.Fatal("-update needs LLAMA_BIN_DIR, a llama.cpp build with llama-server")
-	}
+	stored, server := loadRerankScores(t, rerankGolden), llamaServerBin(t)
 	live := map[string][]float64{}
 	for _, name := range slices.Sorted(maps.Keys(rerankFiles)) {
 		file := rerankFiles[name]
 		path := variant.Qwen3Reranker(t, file.head, file.f32)
 		got := rerankScores(t, path)
-		want := map[string][]float64{"stored": golden.Scores[name]}
 		if server != "" {
-			live[name] = llamaServerRerank(t, server, path)
-			want["llama-server"] = live[name]
+			live[name] = llamaServerRerank(t, server, path, rerankFlags...)
 		}
-		if *update {
-			delete(want, "stored")
-		}
-		for source, scores := range want {
-			if len(scores) != len(got) {
-				t.Fatalf("%s, %s: %d scores for %d documents", name, source, len(scores), len(got))
-			}
-			worst := 0.0
-			for i := range got {
-				d := math.Abs(float64(got[i]) - scores[i])
-				if d > file.tol {
-					t.Errorf("%s, document %d: score %.6f, %s %.6f", name, i, got[i], source, scores[i])
-				}
-				worst = max(worst, d)
-			}
-			t.Logf("%s: scores %v, largest difference with %s %.2g", name, got, source, worst)
-		}
+		checkRerankScores(t, name, got, stored[name], live[name], file.tol)
 	}
-	if *update {
-		golden.Query, golden.Documents, golden.Scores = rerankQuery, rerankDocs, live
-		out, err := json.MarshalIndent(golden, "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(rerankGolden, append(out, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	} else if golden.Query != rerankQuery || len(golden.Documents) != len(rerankDocs) {
-		t.Errorf("%s was made for other documents: run with -update", rerankGolden)
+	saveRerankScores(t, rerankGolden, live)
+}
+
+// rerankRecord is the file of stored llama-server scores: the request and
+// the scores of its documents, by model or setup.
+type rerankRecord struct {
+	Query     string               `json:"query"`
+	Documents []string             `json:"documents"`
+	Scores    map[string][]float64 `json:"scores"`
+}
+
+// loadRerankScores returns the scores stored at path, by name; with
+// -update, none when the file is missing. Scores stored for another
+// request are an error (run with -update).
+func loadRerankScores(t *testing.T, path string) map[string][]float64 {
+	t.Helper()
+	var rec rerankRecord
+	data, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(data, &rec)
+	}
+	switch {
+	case *update:
+		return nil
+	case err != nil:
+		t.Fatal(err)
+	case rec.Query != rerankQuery || !slices.Equal(rec.Documents, rerankDocs):
+		t.Fatalf("%s was made for another request: run with -update", path)
+	}
+	return rec.Scores
+}
+
+// saveRerankScores writes live, llama-server's scores by name, to path
+// when the test runs with -update.
+func saveRerankScores(t *testing.T, path string, live map[string][]float64) {
+	t.Helper()
+	if !*update {
+		return
+	}
+	out, err := json.MarshalIndent(rerankRecord{rerankQuery, rerankDocs, live}, "", "  ")
+	if err == nil {
+		err = os.WriteFile(path, append(out, '\n'), 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
-// llamaServerRerank starts llama-server on model with reranking and the
-// flags of extra (which win over the defaults), and returns its scores of
-// rerankDocs against rerankQuery, by document.
-func llamaServerRerank(t *testing.T, bin, model string, extra ...string) []float64 {
+// llamaServerBin returns the llama-server of LLAMA_BIN_DIR, or "" (the
+// stored scores only) when there is none; -update needs one.
+func llamaServerBin(t *testing.T) string {
 	t.Helper()
-	base := startLlamaServer(t, bin, model, append([]string{"--rerank", "-c", "1024", "-b", "1024", "-ub", "1024"}, extra...)...)
+	bin := ""
+	if dir := os.Getenv("LLAMA_BIN_DIR"); dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, "llama-server")); err == nil {
+			bin = filepath.Join(dir, "llama-server")
+		} else {
+			t.Logf("no llama-server in LLAMA_BIN_DIR: comparing with the stored scores only")
+		}
+	}
+	if *update && bin == "" {
+		t.Fatal("-update needs LLAMA_BIN_DIR, a llama.cpp build with llama-server")
+	}
+	return bin
+}
+
+// checkRerankScores compares mlx's scores with the stored ones (unless
+// -update rewrites them) and with live ones (when llama-server ran): each
+// within tol.
+func checkRerankScores(t *testing.T, name string, got []float32, stored, live []float64, tol float64) {
+	t.Helper()
+	want := map[string][]float64{"llama-server": live}
+	if !*update {
+		want["stored"] = stored
+	}
+	for _, source := range slices.Sorted(maps.Keys(want)) {
+		scores := want[source]
+		if scores == nil && source == "llama-server" {
+			continue
+		}
+		if len(scores) != len(got) {
+			t.Fatalf("%s, %s: %d scores for %d documents", name, source, len(scores), len(got))
+		}
+		worst := 0.0
+		for i := range got {
+			d := math.Abs(float64(got[i]) - scores[i])
+			if d > tol {
+				t.Errorf("%s, document %d: score %.7f, %s %.7f", name, i, got[i], source, scores[i])
+			}
+			worst = max(worst, d)
+		}
+		t.Logf("%s: scores %v, largest difference with %s %.2g", name, got, source, worst)
+	}
+}
+
+// llamaServerRerank starts llama-server on model with args (the flags
+// beyond the model, address and threads) and returns its scores of
+// rerankDocs against rerankQuery, by document.
+func llamaServerRerank(t *testing.T, bin, model string, args ...string) []float64 {
+	t.Helper()
+	base := startLlamaServer(t, bin, model, args...)
 	body, _ := json.Marshal(map[string]any{"query": rerankQuery, "documents": rerankDocs, "top_n": len(rerankDocs)})
 	res, err := http.Post(base+"/v1/rerank", "application/json", bytes.NewReader(body))
 	if err != nil {
@@ -141,65 +186,68 @@ func llamaServerRerank(t *testing.T, bin, model string, extra ...string) []float
 	return scores
 }
 
+// crossEncoderGolden holds llama-server's /v1/rerank scores of rerankQuery
+// and rerankDocs on the cross-encoder of the encoder fixtures, by setup
+// (crossEncoderSetups).
+const crossEncoderGolden = "testdata/rerank-cross-encoder-llama-server.json"
+
+// crossEncoderSetups are the setups in which the cross-encoder's scores
+// must equal llama-server's within 1e-4: mlx's cache type and
+// llama-server's flags.
+var crossEncoderSetups = []struct {
+	name  string
+	kv    kvcache.Type
+	flags []string
+}{
+	// Float32 attention on both sides: an f32 cache; llama-server without
+	// flash attention, each document alone.
+	{"float32 attention", kvcache.F32, []string{"--rerank", "-fa", "off", "-np", "1", "-c", "1024", "-b", "1024", "-ub", "1024"}},
+	// llama-server's defaults: flash attention, which rounds the keys and
+	// values to halves and sums in float32 for a batch of 64 rows and
+	// more; four slots in one unified cache, so that the documents run in
+	// one batch, as Rerank runs them. An f16 cache.
+	{"defaults", kvcache.F16, []string{"--rerank"}},
+}
+
 // TestCrossEncoderRerankMatchesLlamaServer compares Rerank with
 // llama-server's /v1/rerank on the cross-encoder of the encoder fixtures
 // (MLX_ENCODER_FIXTURES, models/fixture/encoders.sh), whose file names cls
 // pooling: it must rerank all the same, on the pair framed as llama-server
-// frames it ([CLS] query [SEP] [SEP] document [SEP] for its flags). It
-// runs when LLAMA_BIN_DIR names a build with llama-server, in two setups:
-//
-//   - float32 attention on both sides (an f32 cache; llama-server without
-//     flash attention): the scores agree within 1e-4;
-//   - the defaults (an f16 cache; flash attention) with the documents in
-//     one batch, as Rerank runs them. ggml's flash attention keeps its sums
-//     in halves for a batch of fewer than 64 rows and in float32 from 64
-//     on, so llama-server's own scores move by up to 7e-3 between one slot
-//     (each document alone) and four (all in one batch); mlx follows the
-//     batch, within 5e-4 on logits of up to 7.5.
+// frames it ([CLS] query [SEP] [SEP] document [SEP] for its flags), in
+// each of crossEncoderSetups, within 1e-4 of logits of up to 7.5. The
+// scores of llama-server are stored in testdata; when LLAMA_BIN_DIR names
+// a llama.cpp build with llama-server, it also runs there (and -update
+// rewrites the stored scores from it).
 func TestCrossEncoderRerankMatchesLlamaServer(t *testing.T) {
-	server := filepath.Join(os.Getenv("LLAMA_BIN_DIR"), "llama-server")
-	if _, err := os.Stat(server); os.Getenv("LLAMA_BIN_DIR") == "" || err != nil {
-		t.Skip("LLAMA_BIN_DIR (a llama.cpp build with llama-server) is not set")
-	}
 	path := filepath.Join(encoderDir(t), "xlm-roberta-reranker.gguf")
-	for _, tt := range []struct {
-		name  string
-		kv    kvcache.Type
-		flags []string
-		tol   float64
-	}{
-		{"float32 attention", kvcache.F32, []string{"-fa", "off"}, 1e-4},
-		{"defaults in one batch", kvcache.F16, []string{"-np", "4"}, 5e-4},
-	} {
+	stored, server := loadRerankScores(t, crossEncoderGolden), llamaServerBin(t)
+	live := map[string][]float64{}
+	for _, tt := range crossEncoderSetups {
 		t.Run(tt.name, func(t *testing.T) {
-			e, err := Load(context.Background(), path, Options{Threads: 1, Ctx: 256, KVType: tt.kv})
-			if err != nil {
-				t.Fatal(err)
+			got := crossEncoderScores(t, path, tt.kv)
+			if server != "" {
+				live[tt.name] = llamaServerRerank(t, server, path, tt.flags...)
 			}
-			defer e.Close()
-			if !e.Reranks() {
-				t.Fatal("a model with a classification head does not rerank")
-			}
-			inputs := make([][]int32, len(rerankDocs))
-			for i, d := range rerankDocs {
-				inputs[i] = e.RerankPrompt(rerankQuery, d)
-			}
-			got, err := e.Rerank(context.Background(), inputs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := llamaServerRerank(t, server, path, tt.flags...)
-			worst := 0.0
-			for i := range got {
-				d := math.Abs(float64(got[i]) - want[i])
-				if d > tt.tol {
-					t.Errorf("document %d: score %.7f, llama-server %.7f", i, got[i], want[i])
-				}
-				worst = max(worst, d)
-			}
-			t.Logf("scores %v, llama-server %v: largest difference %.2g", got, want, worst)
+			checkRerankScores(t, tt.name, got, stored[tt.name], live[tt.name], 1e-4)
 		})
 	}
+	saveRerankScores(t, crossEncoderGolden, live)
+}
+
+// crossEncoderScores loads the cross-encoder at path with a cache of kv
+// and returns its scores of rerankDocs against rerankQuery, the documents
+// in one call.
+func crossEncoderScores(t *testing.T, path string, kv kvcache.Type) []float32 {
+	t.Helper()
+	e, err := Load(context.Background(), path, Options{Threads: 1, Ctx: 256, KVType: kv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if !e.Reranks() {
+		t.Fatal("a model with a classification head does not rerank")
+	}
+	return rerankWith(t, e)
 }
 
 // startLlamaServer starts llama-server (bin) on model with args on a free
@@ -214,7 +262,7 @@ func startLlamaServer(t *testing.T, bin, model string, args ...string) string {
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
 	var logs bytes.Buffer
-	args = append([]string{"-m", model, "--host", "127.0.0.1", "--port", fmt.Sprint(port), "-np", "1", "-t", "2", "--no-webui"}, args...)
+	args = append([]string{"-m", model, "--host", "127.0.0.1", "--port", fmt.Sprint(port), "-t", "2", "--no-webui"}, args...)
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {

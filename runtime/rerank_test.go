@@ -33,6 +33,13 @@ func rerankScores(t *testing.T, path string) []float32 {
 		t.Fatal(err)
 	}
 	defer e.Close()
+	return rerankWith(t, e)
+}
+
+// rerankWith scores rerankDocs against rerankQuery with e, the documents
+// in one call.
+func rerankWith(t *testing.T, e *Engine) []float32 {
+	t.Helper()
 	inputs := make([][]int32, len(rerankDocs))
 	for i, d := range rerankDocs {
 		inputs[i] = e.RerankPrompt(rerankQuery, d)

@@ -294,7 +294,7 @@ func logSoftmax(logits []float32) []float32 {
 // with the top log-probabilities at each token.
 func llamaServerTop(t *testing.T, bin, model string, prompt []int32, args ...string) unseenRef {
 	t.Helper()
-	base := startLlamaServer(t, bin, model, append([]string{"-c", fmt.Sprint(unseenDefaultCtx), "--temp", "0"}, args...)...)
+	base := startLlamaServer(t, bin, model, append([]string{"-np", "1", "-c", fmt.Sprint(unseenDefaultCtx), "--temp", "0"}, args...)...)
 	body, _ := json.Marshal(map[string]any{"prompt": prompt, "n_predict": unseenPredict, "n_probs": unseenProbs,
 		"temperature": 0, "cache_prompt": false, "post_sampling_probs": false})
 	res, err := http.Post(base+"/completion", "application/json", bytes.NewReader(body))

@@ -211,6 +211,8 @@ func (a *attnJob) row(i, h int, scores, qr []float32, half []uint16, qq []byte) 
 	switch kc := sp.kc; {
 	case kc.Type().Quantized():
 		sp.quantized(sc, qq)
+	case kc.Type() == kvcache.F16 && a.ggmlTiles():
+		sp.flashTiles(sc, i-a.b.Pos[i])
 	case kc.Type() == kvcache.F16 && !a.tiled:
 		sp.halfAccum(sc, qr, half)
 	case kc.Type() == kvcache.F16:

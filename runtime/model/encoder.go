@@ -130,19 +130,32 @@ func (b *binder) optional(name string, size int) []float32 {
 	return b.vector(name, size)
 }
 
-// embedEncoder adds row i's position and token-type embeddings to its
-// token embedding x and normalises it.
+// embedEncoder adds row i's token-type and then position embeddings to
+// its token embedding x, in the order of llama.cpp and transformers, and
+// normalises it.
 func (s *State) embedEncoder(x []float32, pos int) {
 	e, c := s.m.Enc, s.m.Config
+	if e.Type != nil {
+		kernels.Add(x, e.Type)
+	}
 	if e.Pos != nil {
 		p := s.xn[:len(x)] // scratch: the embeddings are made before any layer
 		e.Pos.Row(pos+c.PosOffset, p)
 		kernels.Add(x, p)
 	}
-	if e.Type != nil {
-		kernels.Add(x, e.Type)
+	s.m.layerNorm(x, e.Norm, e.Bias)
+}
+
+// layerNorm normalises x in place with weight and bias: for a GGUF file
+// as llama.cpp computes it (kernels.LayerNormGGML), whose keys and values
+// an F16 cache then rounds as llama.cpp's flash attention rounds them;
+// in float64 (kernels.LayerNorm) otherwise.
+func (m *Model) layerNorm(x, weight, bias []float32) {
+	if m.Config.Source == config.SourceGGUF {
+		kernels.LayerNormGGML(x, x, weight, bias, m.Config.RMSNormEps)
+		return
 	}
-	kernels.LayerNorm(x, x, e.Norm, e.Bias, c.RMSNormEps)
+	kernels.LayerNorm(x, x, weight, bias, m.Config.RMSNormEps)
 }
 
 // seqEnds sets s.ends[i] to the last position of row i's sequence in the

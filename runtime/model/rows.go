@@ -73,7 +73,7 @@ func (s *State) row(step rowStep, li int, b *Batch, i int) {
 	case stepFFNNorm:
 		if e := l.Enc; e != nil {
 			kernels.Add(x, xn)
-			kernels.LayerNorm(x, x, e.AttnNorm, e.AttnNormBias, eps)
+			s.m.layerNorm(x, e.AttnNorm, e.AttnNormBias)
 			copy(xn, x)
 			return
 		}
@@ -95,7 +95,7 @@ func (s *State) row(step rowStep, li int, b *Batch, i int) {
 				kernels.Add(xn, e.DownBias)
 			}
 			kernels.Add(x, xn)
-			kernels.LayerNorm(x, x, e.OutNorm, e.OutNormBias, eps)
+			s.m.layerNorm(x, e.OutNorm, e.OutNormBias)
 			return
 		}
 		if l.PostFFNNorm != nil {
