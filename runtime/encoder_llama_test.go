@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,6 +101,40 @@ func TestEncoderHFMatchesGGUF(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEncoderHFReranksAsGGUF checks that the cross-encoder's Hugging Face
+// directory reranks as its GGUF conversion: its tokenizer.json's pair
+// template (RobertaProcessing, as bge-reranker's) frames each query and
+// document as [CLS] query [SEP] [SEP] document [SEP], the tokens that
+// llama.cpp's flags give the GGUF file, and the scores agree within
+// 1e-2: the directory runs transformers' erf GELU and the GGUF file
+// llama.cpp's tanh GELU from a table of halves, 2e-3 apart on logits of up
+// to 7.5, where a pair framed otherwise scores whole units away.
+func TestEncoderHFReranksAsGGUF(t *testing.T) {
+	dir := encoderDir(t)
+	var engines [2]*Engine
+	for i, ref := range []string{"xlm-roberta-reranker", "xlm-roberta-reranker.gguf"} {
+		e, err := Load(context.Background(), filepath.Join(dir, ref), Options{Threads: 2, Ctx: 512})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		engines[i] = e
+	}
+	hf, gg := engines[0], engines[1]
+	for _, d := range rerankDocs {
+		if a, b := hf.RerankPrompt(rerankQuery, d), gg.RerankPrompt(rerankQuery, d); !slices.Equal(a, b) {
+			t.Errorf("document %.20q: the directory frames the pair as %v, the GGUF file as %v", d, a, b)
+		}
+	}
+	hs, gs := rerankWith(t, hf), rerankWith(t, gg)
+	for i := range hs {
+		if d := math.Abs(float64(hs[i] - gs[i])); d > 1e-2 {
+			t.Errorf("document %d: score %.6f from the directory, %.6f from the GGUF file", i, hs[i], gs[i])
+		}
+	}
+	t.Logf("scores %v from the directory, %v from the GGUF file", hs, gs)
 }
 
 // TestEncoderRefusesGenerate checks that an encoder says it embeds only
