@@ -375,10 +375,64 @@ achdone:
 
 // func scoresF16SeqAVX2(dst, q *float32, k *uint16, n, hd, stride int)
 // The scores of ScoresF16Seq: each one chain of fused multiply-adds in
-// order of the dimensions, 32 keys at a time in four independent chains
-// (Y0–Y3), then 8.
+// order of the dimensions, 64 keys at a time in eight independent chains
+// (Y0–Y7), then 32 in four, then 8.
 TEXT ·scoresF16SeqAVX2(SB), NOSPLIT, $0-48
 	SCOREARGS(2)
+
+seq64:
+	CMPQ CX, $64
+	JL   seq32
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	MOVQ q+8(FP), SI
+	MOVQ DX, R11
+	MOVQ R8, BX
+
+seq64d:
+	TESTQ BX, BX
+	JZ   seq64s
+	VBROADCASTSS (SI), Y8
+	VCVTPH2PS (R11), Y9
+	VCVTPH2PS 16(R11), Y10
+	VCVTPH2PS 32(R11), Y11
+	VCVTPH2PS 48(R11), Y12
+	VFMADD231PS Y9, Y8, Y0
+	VFMADD231PS Y10, Y8, Y1
+	VFMADD231PS Y11, Y8, Y2
+	VFMADD231PS Y12, Y8, Y3
+	VCVTPH2PS 64(R11), Y9
+	VCVTPH2PS 80(R11), Y10
+	VCVTPH2PS 96(R11), Y11
+	VCVTPH2PS 112(R11), Y12
+	VFMADD231PS Y9, Y8, Y4
+	VFMADD231PS Y10, Y8, Y5
+	VFMADD231PS Y11, Y8, Y6
+	VFMADD231PS Y12, Y8, Y7
+	ADDQ $4, SI
+	ADDQ R9, R11
+	DECQ BX
+	JMP  seq64d
+
+seq64s:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VMOVUPS Y4, 128(DI)
+	VMOVUPS Y5, 160(DI)
+	VMOVUPS Y6, 192(DI)
+	VMOVUPS Y7, 224(DI)
+	ADDQ $256, DI
+	ADDQ $128, DX
+	SUBQ $64, CX
+	JMP  seq64
 
 seq32:
 	CMPQ CX, $32

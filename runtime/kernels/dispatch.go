@@ -12,8 +12,9 @@ type kernelSet struct {
 	name string
 
 	dot          func(a, b []float32) float32
-	dotLanes     func(a, b []float32) float32                   // DotLanes
-	scoresF16Seq func(dst, q []float32, k []uint16, stride int) // ScoresF16Seq
+	dotLanes     func(a, b []float32) float32                      // DotLanes
+	scoresF16Seq func(dst, q []float32, k []uint16, stride int)    // ScoresF16Seq
+	expShiftGGML func(x []float32, m float32, sum float64) float64 // ExpShiftGGML on whole groups of 8
 	dotF16       func(a []uint16, b []float32) float32
 	dotBF16      func(a []uint16, b []float32) float32
 	axpy         func(alpha float32, x, y []float32)
@@ -128,6 +129,7 @@ func newRefKernelSet() kernelSet {
 		dot:          dotRef,
 		dotLanes:     dotLanesRef,
 		scoresF16Seq: scoresF16SeqRef,
+		expShiftGGML: expShiftGGMLRef,
 		dotF16:       dotF16Ref,
 		dotBF16:      dotBF16Ref,
 		axpy:         axpyRef,

@@ -9,11 +9,20 @@ func expAVX2(x *float32, n int)
 func expShiftAVX2(x *float32, n int, m float32) float64
 
 //go:noescape
+func expShiftGGMLAVX2(x *float32, n int, m float32, sum float64) float64
+
+//go:noescape
 func siluMulAVX2(gate, up *float32, n int)
 
 // initExpAVX2 installs the exponentials (Exp, Softmax's shifted sum, SiLUMul);
 // the assembly takes whole vectors and the reference code finishes the tails.
 func initExpAVX2(k *kernelSet) {
+	k.expShiftGGML = func(x []float32, m float32, sum float64) float64 {
+		if len(x) == 0 {
+			return sum
+		}
+		return expShiftGGMLAVX2(&x[0], len(x), m, sum)
+	}
 	k.expShift = func(x []float32, m float32) float64 {
 		n := len(x) &^ 7
 		var sum float64

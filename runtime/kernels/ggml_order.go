@@ -109,18 +109,33 @@ func scoresF16SeqRef(dst, q []float32, k []uint16, stride int) {
 // lanes at a time by hsum8, the groups in float64. Element i is in lane
 // (lane+i) mod 8; the lanes outside x are zero.
 func ExpShiftGGML(x []float32, m float32, lane int) float64 {
-	var sum float64
-	var g [8]float32
-	for i, v := range x {
-		j := (lane + i) % 8
-		e := expGGML(v - m)
-		x[i], g[j] = e, e
-		if j == 7 || i == len(x)-1 {
-			sum += float64(hsum8(&g))
-			g = [8]float32{}
-		}
+	head := min(len(x), (8-lane%8)%8) // the rest of a group begun before x
+	sum := expShiftLanes(x[:head], m, lane, 0)
+	whole := head + (len(x)-head)&^7
+	sum = impl().expShiftGGML(x[head:whole], m, sum)
+	return expShiftLanes(x[whole:], m, 0, sum)
+}
+
+// expShiftGGMLRef is ExpShiftGGML on whole groups of eight, added to sum.
+func expShiftGGMLRef(x []float32, m float32, sum float64) float64 {
+	for i := 0; i < len(x); i += 8 {
+		sum = expShiftLanes(x[i:i+8], m, 0, sum)
 	}
 	return sum
+}
+
+// expShiftLanes is ExpShiftGGML on at most one group, x from lane on,
+// added to sum.
+func expShiftLanes(x []float32, m float32, lane int, sum float64) float64 {
+	if len(x) == 0 {
+		return sum
+	}
+	var g [8]float32
+	for i, v := range x {
+		e := expGGML(v - m)
+		x[i], g[lane+i] = e, e
+	}
+	return sum + float64(hsum8(&g))
 }
 
 // expGGML is ggml's ggml_v_expf for one lane (after ARM's optimized

@@ -115,6 +115,38 @@ func TestExpShiftGGML(t *testing.T) {
 	}
 }
 
+// TestExpShiftGGMLKernel checks the assembly of ExpShiftGGML bit for bit
+// against the reference code, on softmax inputs, on ones far enough below
+// the maximum to take ggml's large-|x| path, and on −Inf, from every lane.
+func TestExpShiftGGMLKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	x := make([]float32, 203)
+	for i := range x {
+		x[i] = float32(-rng.ExpFloat64() * 20)
+		if i%17 == 3 {
+			x[i] = float32(-90 - rng.Float64()*60)
+		}
+	}
+	x[50] = float32(math.Inf(-1))
+	for lane := range 8 {
+		for _, n := range []int{1, 7, 8, 64, 203} {
+			got, want := append([]float32(nil), x[:n]...), append([]float32(nil), x[:n]...)
+			gs := ExpShiftGGML(got, 0.5, lane)
+			SetReference(true)
+			ws := ExpShiftGGML(want, 0.5, lane)
+			SetReference(false)
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("lane %d n %d: e^(%g) = %g, reference %g", lane, n, x[i]-0.5, got[i], want[i])
+				}
+			}
+			if gs != ws {
+				t.Fatalf("lane %d n %d: sum %g, reference %g", lane, n, gs, ws)
+			}
+		}
+	}
+}
+
 // TestLayerNormGGML checks the float32 LayerNorm against the float64 one.
 func TestLayerNormGGML(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
