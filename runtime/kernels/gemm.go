@@ -121,10 +121,9 @@ func (p *Pool) packedTiles(s *workerScratch, pt *mmPart, r0, r1, i0, i1 int) {
 	for i := i0; i < i1; {
 		m, kern, pad := 1, g.one, false
 		switch {
-		case g.wide == nil:
-		case i1-i >= g.cols:
+		case g.wide != nil && i1-i >= g.cols:
 			m, kern = g.cols, g.wide
-		case g.cols > 2 && i1-i == g.cols-1:
+		case g.wide != nil && g.cols > 2 && i1-i == g.cols-1:
 			m, kern, pad = g.cols-1, g.wide, true
 		case g.two != nil && i1-i >= 2:
 			m, kern = 2, g.two

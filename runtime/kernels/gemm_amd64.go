@@ -35,6 +35,9 @@ func gemm2MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
 func gemm1MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
+func gemm2MXFP4AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
 func gemm1MXFP4AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
@@ -72,7 +75,7 @@ var (
 	gemmAVX2 = map[DType]gemmSet{
 		Q4_0:  {one: gemm1Q4_0AVX2, ahead: true},
 		Q8_0:  {one: gemm1Q8_0AVX2, ahead: true},
-		MXFP4: {one: gemm1MXFP4AVX2, ahead: true},
+		MXFP4: {one: gemm1MXFP4AVX2, two: gemm2MXFP4AVX2, ahead: true},
 	}
 	gemmVNNI = map[DType]gemmSet{
 		Q4_0:       {wide: gemm4Q4_0VNNI, one: gemm1Q4_0VNNI, cols: 4, ahead: true},

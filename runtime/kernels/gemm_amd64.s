@@ -467,3 +467,64 @@ TEXT ·gemm1Q8_0AVX2(SB), NOSPLIT, $0-48
 // func gemm1MXFP4AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1MXFP4AVX2(SB), NOSPLIT, $0-48
 	KERNELA(AF4, 16, 48, 80, 112, 144, a1f4loop, AF4SETUP)
+
+// AF4COL accumulates one activation row (lo at XLO, hi at XHI, scales at
+// XS, correction at XC) into ACC for the MXFP4 row decoded in Y9/Y10 whose
+// spread scales are in Y13: AF4 after its lookups, with the same integer
+// and float operations.
+#define AF4COL(XLO, XHI, XS, XC, ACC) \
+	VPMADDUBSW XLO, Y9, Y11 \
+	VPMADDUBSW XHI, Y10, Y12 \
+	VPADDW Y12, Y11, Y11 \
+	VPMADDWD Y14, Y11, Y11 \
+	VPADDD XC, Y11, Y11 \
+	VPADDD XC, Y11, Y11 \
+	VCVTDQ2PS Y11, Y11 \
+	VMULPS XS, Y13, Y12 \
+	VFMADD231PS Y12, Y11, ACC
+
+// AF4X2 decodes the MXFP4 row at OFF(SI) once (row indices at IDX of
+// rowidx) and accumulates it into ACC0 and ACC1 for activation rows 0
+// and 1. Registers of the two-column kernel: Y0–Y7 the sums (row r,
+// column c in Y(2r+c)), Y8 the group's scales, Y9–Y13 as in AF4COL, Y14
+// int16 ones, Y15 the lookup table; the nibble mask stays in memory.
+#define AF4X2(OFF, IDX, ACC0, ACC1) \
+	VMOVDQU OFF(SI), Y9 \
+	VPSRLW $4, Y9, Y10 \
+	VPAND nibbles0f<>(SB), Y9, Y9 \
+	VPAND nibbles0f<>(SB), Y10, Y10 \
+	VPSHUFB Y9, Y15, Y9 \
+	VPSHUFB Y10, Y15, Y10 \
+	VMOVDQU rowidx<>+IDX(SB), Y13 \
+	VPERMPS Y8, Y13, Y13 \
+	AF4COL((DI), 32(DI), 64(DI), 96(DI), ACC0) \
+	AF4COL((DI)(R9*1), 32(DI)(R9*1), 64(DI)(R9*1), 96(DI)(R9*1), ACC1)
+
+// func gemm2MXFP4AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm2MXFP4AVX2(SB), NOSPLIT, $0-48
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ np+16(FP), CX
+	MOVQ xstride+24(FP), R9
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), R8
+	SHLQ $2, R8
+	BCAST32($0x00010001, X14, Y14)
+	VBROADCASTI128 mxfp4lut16<>(SB), Y15
+	ZERO4
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+a2f4loop:
+	VCVTPH2PS (SI), Y8
+	AF4X2(16, 0, Y0, Y1)
+	AF4X2(48, 32, Y2, Y3)
+	AF4X2(80, 64, Y4, Y5)
+	AF4X2(112, 96, Y6, Y7)
+	ADDQ $144, SI
+	SUBQ $-128, DI
+	DECQ CX
+	JNZ  a2f4loop
+	STORE8

@@ -40,30 +40,36 @@ func TestGemmKernelSetsIdentical(t *testing.T) {
 	}
 }
 
-// TestGemmTwoColumnsIdentical checks that the two-column MXFP4 kernel
-// gives the same bits as the one-column kernel run on each activation row,
-// for batches that end in a pair after whole tiles of four and for
-// matrices whose last group is padded.
+// TestGemmTwoColumnsIdentical checks that the two-column MXFP4 kernels
+// (VNNI and AVX2) give the same bits as the one-column kernel of their set
+// run on each activation row, for batches that end in a pair after whole
+// tiles of four and for matrices whose last group is padded.
 func TestGemmTwoColumnsIdentical(t *testing.T) {
-	if !hasVNNI {
-		t.Skip("this CPU does not run the VNNI tile kernels")
+	if !hasAVX2 {
+		t.Skip("this CPU does not run the AVX2 tile kernels")
+	}
+	sets := map[string]gemmSet{"avx2": gemmAVX2[MXFP4]}
+	if hasVNNI {
+		sets["vnni"] = fastKernels.gemm[MXFP4]
 	}
 	rng := newRand(35)
-	ones := fastKernels
-	g := fastKernels.gemm[MXFP4]
-	g.two = nil
-	ones.gemm[MXFP4] = g
-	if fastKernels.gemm[MXFP4].two == nil {
-		t.Fatal("the VNNI kernels have no two-column MXFP4 kernel")
-	}
-	for _, c := range []packedCase{{4, 64, 2}, {5, 96, 2}, {13, 320, 6}, {37, 2880, 2}, {9, 64, 10}, {16, 576, 18}} {
-		w := randomMatrix(t, rng, MXFP4, c.rows, c.cols)
-		x := randFloats(rng, c.n*c.cols, 1)
-		got := packedMatMul(t, &fastKernels, w, x, c.n)
-		want := packedMatMul(t, &ones, w, x, c.n)
-		for i := range got {
-			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-				t.Fatalf("%dx%d n=%d: out[%d]: two columns %v, one %v", c.rows, c.cols, c.n, i, got[i], want[i])
+	for name, g := range sets {
+		if g.two == nil {
+			t.Fatalf("%s: no two-column MXFP4 kernel", name)
+		}
+		twos, ones := fastKernels, fastKernels
+		twos.gemm[MXFP4] = g
+		g.two = nil
+		ones.gemm[MXFP4] = g
+		for _, c := range []packedCase{{4, 64, 2}, {5, 96, 2}, {13, 320, 6}, {37, 2880, 2}, {9, 64, 10}, {16, 576, 18}, {7, 32, 3}} {
+			w := randomMatrix(t, rng, MXFP4, c.rows, c.cols)
+			x := randFloats(rng, c.n*c.cols, 1)
+			got := packedMatMul(t, &twos, w, x, c.n)
+			want := packedMatMul(t, &ones, w, x, c.n)
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%s %dx%d n=%d: out[%d]: two columns %v, one %v", name, c.rows, c.cols, c.n, i, got[i], want[i])
+				}
 			}
 		}
 	}
