@@ -1,12 +1,23 @@
 package kernels
 
-import "math"
+import (
+	"math"
+	"runtime"
+)
 
 // Sums in ggml's order. A value that is later rounded to halves (an
 // encoder's keys and values over an F16 cache, the input of GELUHalf)
 // turns a last-bit difference into a half's step, which a cross-encoder's
 // head magnifies; computing the steps before such roundings with ggml's
 // order of operations gives llama.cpp's bits, not values a bit away.
+
+// GGMLOrder reports whether GGUF models follow ggml's x86 order of
+// operations (Matrix.GGMLSums, LayerNormGGML, an encoder's tiled attention
+// over an F16 cache): on amd64, where the llama.cpp builds they are held to
+// sum so and these kernels run in assembly. Elsewhere llama.cpp sums in
+// another order (NEON), so copying the x86 one would gain nothing and cost
+// the faster native kernels.
+func GGMLOrder() bool { return runtime.GOARCH == "amd64" }
 
 // DotLanes returns the sum of a[i]*b[i] over i < len(a) (a multiple of 8;
 // b at least as long) in the order of ggml's F32 products on x86 (its

@@ -17,7 +17,7 @@ const ggmlTile = 64
 // attention takes its tiled float32 path.
 func (a *attnJob) ggmlTiles() bool {
 	c := a.s.m.Config
-	return a.s.ends != nil && c.Source == config.SourceGGUF && c.AttnSoftcap == 0 && a.s.m.Layers[a.layer].Sinks == nil
+	return a.s.ends != nil && c.Source == config.SourceGGUF && kernels.GGMLOrder() && c.AttnSoftcap == 0 && a.s.m.Layers[a.layer].Sinks == nil
 }
 
 // flashTiles is attention over a half-precision cache as ggml's tiled

@@ -147,11 +147,12 @@ func (s *State) embedEncoder(x []float32, pos int) {
 }
 
 // layerNorm normalises x in place with weight and bias: for a GGUF file
+// where kernels.GGMLOrder holds,
 // as llama.cpp computes it (kernels.LayerNormGGML), whose keys and values
 // an F16 cache then rounds as llama.cpp's flash attention rounds them;
 // in float64 (kernels.LayerNorm) otherwise.
 func (m *Model) layerNorm(x, weight, bias []float32) {
-	if m.Config.Source == config.SourceGGUF {
+	if m.Config.Source == config.SourceGGUF && kernels.GGMLOrder() {
 		kernels.LayerNormGGML(x, x, weight, bias, m.Config.RMSNormEps)
 		return
 	}

@@ -61,8 +61,9 @@ func (s GGUFSource) raw(name string, dims []uint64, rows, cols int) (kernels.Mat
 		return kernels.Matrix{}, fmt.Errorf("%w: %s: tensor %s has type %v, which the kernels cannot compute", ErrUnsupported, s.Where(), name, t.Type)
 	}
 	// llama.cpp's products of F16 weights take F16 activations (HalfActs)
-	// and those of F32 weights sum in its order (GGMLSums): they are equal.
-	return kernels.Matrix{Type: dt, Rows: rows, Cols: cols, Data: s.F.TensorData(t), HalfActs: true, GGMLSums: true}, nil
+	// and those of F32 weights sum in its x86 order (GGMLSums, where
+	// kernels.GGMLOrder): they are equal.
+	return kernels.Matrix{Type: dt, Rows: rows, Cols: cols, Data: s.F.TensorData(t), HalfActs: true, GGMLSums: kernels.GGMLOrder()}, nil
 }
 
 // Vector returns a one-dimensional tensor of n values, converted to float32.
