@@ -34,7 +34,9 @@ func (e *Engine) Pooling() string {
 // Embed runs each input through the model and returns its embedding: the
 // final hidden states, after the output norm, pooled as pooling says
 // (config.PoolMean, PoolCLS, PoolLast, or PoolNone for every token's
-// vector one after the other), not normalised; or with config.PoolRank,
+// vector one after the other), then through the model's projections
+// after pooling if it has them (EmbeddingGemma's Dense modules), not
+// normalised; or with config.PoolRank,
 // the scores of a reranker's classification head, one per label, as
 // llama.cpp's rank pooling gives them (see rankHead). Inputs are computed
 // together, as many at once as the KV cache holds, and each gives the
@@ -57,12 +59,29 @@ func (e *Engine) Embed(ctx context.Context, inputs [][]int32, pooling string) ([
 	if err != nil {
 		return nil, err
 	}
-	if head != nil {
-		for i, h := range out {
+	for i, h := range out {
+		switch {
+		case head != nil:
 			out[i] = e.rankScores(head, h)
+		case pooling == config.PoolNone:
+			out[i] = e.projectRows(h)
+		default:
+			out[i] = e.model.Project(h)
 		}
 	}
 	return out, nil
+}
+
+// projectRows applies the model's projections after pooling
+// (model.Model.Project) to each token's vector of an unpooled embedding,
+// as llama.cpp applies them to every token without pooling.
+func (e *Engine) projectRows(h []float32) []float32 {
+	hid := e.cfg.HiddenSize
+	var out []float32
+	for r := 0; r+hid <= len(h); r += hid {
+		out = append(out, e.model.Project(h[r:r+hid])...)
+	}
+	return out
 }
 
 // checkEmbed validates an Embed call before it is queued.

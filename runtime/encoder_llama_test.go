@@ -63,7 +63,8 @@ func TestEncoderMatchesLlamaCpp(t *testing.T) {
 	if bin == "" {
 		t.Skip("LLAMA_BIN_DIR (a llama.cpp build with llama-embedding) is not set")
 	}
-	for _, name := range append(encoderFixtures, "bert-F16", "nomic-bert-Q8_0", "xlm-roberta-reranker-Q8_0", "qwen3-embedding") {
+	for _, name := range append(encoderFixtures, "bert-F16", "nomic-bert-Q8_0", "xlm-roberta-reranker-Q8_0", "qwen3-embedding",
+		"embedding-gemma") {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name+".gguf")
 			got := embedAll(t, path, "")

@@ -104,6 +104,10 @@ type Model struct {
 	// ...), from GGUF pooling_type or sentence-transformers'
 	// 1_Pooling/config.json; "" when the files say nothing.
 	Pooling string
+	// DenseSize is the width between the two projections that follow
+	// pooling in sentence-transformers' Dense modules (EmbeddingGemma's
+	// 2_Dense and 3_Dense, GGUF dense_2_feat_out); 0 without them.
+	DenseSize int
 
 	// Encoder marks a bidirectional encoder: attention sees the whole
 	// input, norms are LayerNorms (RMSNormEps holds their epsilon), and

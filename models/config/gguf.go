@@ -138,6 +138,7 @@ func fromGGUF(f *gguf.File) (*Model, error) {
 		g.fail(g.arch+".feed_forward_length", "missing")
 	}
 	m.Pooling = ggufPooling(g)
+	m.DenseSize = g.uint("dense_2_feat_out", 0, false)
 	m.Labels = ggufLabels(g)
 	m.BOS, m.EOS = ggufTokens(f, m.VocabSize)
 	if v, ok := f.Uint("general.file_type"); ok && v <= math.MaxInt32 {

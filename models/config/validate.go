@@ -49,6 +49,7 @@ func (m *Model) Validate() error {
 		{"per-layer input vocabulary", m.PerLayerVocab, 0, maxVocab},
 		{"token types", m.TypeVocab, 0, maxTypes},
 		{"classifier labels", m.Labels, 0, maxLabels},
+		{"dense size", m.DenseSize, 0, maxFFN},
 	}
 	if err := checkRanges(ints); err != nil {
 		return err

@@ -197,7 +197,12 @@ func (a *attnJob) spanOf(i, h int) span {
 	if sinks := s.m.Layers[a.layer].Sinks; sinks != nil {
 		sp.sink = sinks[h]
 	}
-	if w := a.window; w > 0 {
+	switch w := a.window; {
+	case w > 0 && s.ends != nil:
+		// A bidirectional model's window is symmetric, as llama.cpp's
+		// LLAMA_SWA_TYPE_SYMMETRIC: keys at most w/2 away on either side.
+		sp.start, sp.end = max(0, pos-w/2), min(sp.end, pos+w/2)
+	case w > 0:
 		sp.start = max(0, pos-w+1)
 	}
 	return sp

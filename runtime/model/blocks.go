@@ -26,6 +26,10 @@ type Blocks struct {
 	EmbedScale bool
 	// VNorm: values get a per-head RMSNorm without weight (Gemma 4).
 	VNorm bool
+	// NonCausal: attention sees the whole input, and a sliding window
+	// reaches half its width on either side of a token (EmbeddingGemma);
+	// the model embeds and has no logits, as an encoder.
+	NonCausal bool
 	// AttnScale, when set, multiplies the attention scores instead of
 	// 1/√head_dim or query_pre_attn_scalar (Gemma 4: 1, its q/k norms
 	// already set the scale).

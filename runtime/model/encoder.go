@@ -31,7 +31,7 @@ type EncoderLayer struct {
 
 // Bidirectional reports whether the model is an encoder: attention sees
 // the whole input, and there are no logits.
-func (m *Model) Bidirectional() bool { return m.Enc != nil }
+func (m *Model) Bidirectional() bool { return m.Enc != nil || m.Blocks.NonCausal }
 
 // encoderPrefixes are the prefixes under which a checkpoint of a task
 // model (BertForSequenceClassification, XLMRobertaForSequenceClassification)
@@ -207,4 +207,13 @@ func (s *State) encoderAct(l *Layer, gate, up []float32) {
 		kernels.Add(up, l.Enc.UpBias)
 	}
 	s.m.act(gate, up)
+}
+
+// Project applies the model's projections after pooling (Model.Dense) to
+// a pooled embedding v, returning the result (v itself without them).
+func (m *Model) Project(v []float32) []float32 {
+	for _, d := range m.Dense {
+		v = matVec(d, v, nil)
+	}
+	return v
 }

@@ -115,7 +115,7 @@ func (s *State) trunk(b *Batch) error {
 			m.ropeLocal.angles(b.Pos[i], s.cosL[i*h:(i+1)*h], s.sinL[i*h:(i+1)*h])
 		}
 	}
-	if m.Enc != nil {
+	if s.ends != nil {
 		s.seqEnds(b)
 	}
 	if m.MTP != nil {
@@ -250,7 +250,7 @@ func (s *State) check(b *Batch, maxOut int) error {
 			return fmt.Errorf("%w: output rows %v are not ascending rows of %d", ErrBatch, b.Out, n)
 		}
 	}
-	if s.m.Enc != nil {
+	if s.m.Bidirectional() {
 		if err := checkWhole(b); err != nil {
 			return err
 		}

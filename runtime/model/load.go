@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mlxrun/mlx/models/config"
+	"github.com/mlxrun/mlx/runtime/kernels"
 )
 
 // bindAll binds the embedding, the output matrix and the layers of m from
@@ -35,6 +36,12 @@ func (b *binder) bindAll(m *Model, cfg *config.Model, names *Names) {
 	}
 	if cfg.Labels > 0 && names.ClsOut != "" && b.src.Has(names.ClsOut) {
 		jobs = append(jobs, func(b *binder) { m.Head = b.head(names, cfg) })
+	}
+	if d := cfg.DenseSize; d > 0 && names.Dense1 != "" {
+		m.Dense = []*kernels.Matrix{nil, nil}
+		jobs = append(jobs,
+			func(b *binder) { m.Dense[0] = b.matrix(names.Dense1, d, hid) },
+			func(b *binder) { m.Dense[1] = b.matrix(names.Dense2, hid, d) })
 	}
 	b.parallel(jobs, goruntime.GOMAXPROCS(0))
 	if tied {

@@ -25,6 +25,9 @@ type Model struct {
 	Enc *Encoder
 	// Head is a reranker's classification head, nil without.
 	Head *Head
+	// Dense holds the projections applied to a pooled embedding, in
+	// order (Project), nil without.
+	Dense []*kernels.Matrix
 
 	// Per-layer inputs (Gemma 4), nil without: a second embedding of
 	// PerLayerInput values per layer, and the projection of the embedding

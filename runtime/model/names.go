@@ -76,6 +76,10 @@ type Names struct {
 	AttnOutNorm, AttnOutNormBias                  string
 	OutNorm, OutNormBias, UpBias, DownBias        string
 	Cls, ClsBias, ClsOut, ClsOutBias              string
+
+	// Dense1 and Dense2 are the projections after pooling
+	// (config.Model.DenseSize), "" for families without them.
+	Dense1, Dense2 string
 }
 
 // GGUFNames are the names llama.cpp gives the tensors of the Llama family

@@ -101,7 +101,7 @@ func (m *Model) NewState(pool *kernels.Pool, maxRows, maxOut, ctx int) (*State, 
 	if m.stateElems > 0 {
 		s.lin.init(s, n)
 	}
-	if m.Enc != nil {
+	if m.Bidirectional() {
 		s.ends = make([]int, n)
 	}
 	s.hout = make([]float32, maxOut*hid)

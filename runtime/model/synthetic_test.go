@@ -112,11 +112,12 @@ func TestSyntheticLayers(t *testing.T) {
 	}
 }
 
-// run computes tokens in batches of n and returns the last row's logits.
-func run(t *testing.T, m *model.Model, tokens []int32, n int) []float32 {
+// newState returns a state of m for batches of n rows, on two threads
+// until the test ends, and a float32 cache that holds size positions.
+func newState(t *testing.T, m *model.Model, n, size int) (*model.State, *kvcache.Cache) {
 	t.Helper()
 	pool := kernels.NewPool(2)
-	defer pool.Close()
+	t.Cleanup(pool.Close)
 	s, err := m.NewState(pool, n, 1, 32)
 	if err != nil {
 		t.Fatal(err)
@@ -126,10 +127,18 @@ func run(t *testing.T, m *model.Model, tokens []int32, n int) []float32 {
 		t.Fatal(err)
 	}
 	kc := a.NewCache()
-	if !kvcache.NewPool(a).Grow(kc, len(tokens)) {
+	if !kvcache.NewPool(a).Grow(kc, size) {
 		t.Fatal("no cache block")
 	}
+	return s, kc
+}
+
+// run computes tokens in batches of n and returns the last row's logits.
+func run(t *testing.T, m *model.Model, tokens []int32, n int) []float32 {
+	t.Helper()
+	s, kc := newState(t, m, n, len(tokens))
 	var logits []float32
+	var err error
 	for lo := 0; lo < len(tokens); lo += n {
 		b := &model.Batch{Out: []int{n - 1}}
 		for i := lo; i < lo+n; i++ {

@@ -2,7 +2,8 @@
 // part of Gemma3ForConditionalGeneration configs): sandwich (1+w) RMSNorms
 // around attention and the tanh-GeGLU MLP, q/k norms, embeddings scaled by
 // √hidden, sliding-window layers with their own RoPE base and a global
-// layer every sixth unless layer_types says otherwise.
+// layer every sixth unless layer_types says otherwise; and EmbeddingGemma,
+// its bidirectional embedding model (GGUF files only).
 package gemma3
 
 import (
@@ -29,15 +30,39 @@ var (
 		model.GGUFNames.FFNNorm, "blk.%d.post_ffw_norm.weight")
 )
 
+// embedding is EmbeddingGemma, llama.cpp's gemma-embedding: the Gemma 3
+// trunk with bidirectional attention, whose sliding window is symmetric,
+// its embeddings pooled as the file says and then projected by the
+// sentence-transformers Dense modules (dense_2, dense_3) when the file has
+// them. It is read from GGUF files only.
+var embedding = config.Family{Arch: "gemma-embedding", GGUF: []string{"gemma-embedding"},
+	Vocab: 262144, Heads: 3, KVHeads: 1, HeadDim: 256, MaxPos: 2048, Eps: 1e-6, Theta: 1e6, LocalTheta: 10000,
+	Tie: true, Act: "gelu_pytorch_tanh", BOS: 2, EOS: 1, Sliding: config.KeySliding, Window: 512, Pattern: 6}
+
+// embeddingGGUF adds the Dense modules' names to the Gemma 3 names.
+var embeddingGGUF = func() *model.Names {
+	n := *GGUF
+	n.Dense1, n.Dense2 = "dense_2.weight", "dense_3.weight"
+	return &n
+}()
+
 func init() {
+	blocks := model.Blocks{NormOffset: true, QKNorm: true, PostNorms: true, EmbedScale: true}
 	model.Register(model.Family{
 		Config:   []config.Family{gemma3},
 		GGUFRope: model.RopeNeox,
 		GGUF:     GGUF,
 		HF:       HF,
-		Blocks: func(*config.Model) (model.Blocks, error) {
-			return model.Blocks{NormOffset: true, QKNorm: true, PostNorms: true, EmbedScale: true}, nil
-		},
+		Blocks:   func(*config.Model) (model.Blocks, error) { return blocks, nil },
+	})
+	bidi := blocks
+	bidi.NonCausal = true
+	model.Register(model.Family{
+		Config:   []config.Family{embedding},
+		GGUFRope: model.RopeNeox,
+		GGUF:     embeddingGGUF,
+		HF:       HF,
+		Blocks:   func(*config.Model) (model.Blocks, error) { return bidi, nil },
 	})
 }
 
