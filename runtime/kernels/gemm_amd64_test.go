@@ -48,9 +48,13 @@ func TestGemmTwoColumnsIdentical(t *testing.T) {
 	if !hasAVX2 {
 		t.Skip("this CPU does not run the AVX2 tile kernels")
 	}
+	// The sets themselves, not the kernels in use: MLX_CPU may cap those.
 	sets := map[string]gemmSet{"avx2": gemmAVX2[MXFP4]}
 	if hasVNNI {
-		sets["vnni"] = fastKernels.gemm[MXFP4]
+		sets["vnni"] = gemmVNNI[MXFP4]
+	}
+	if hasVNNI && hasVBMI {
+		sets["vbmi"] = gemmMXFP4VBMI
 	}
 	rng := newRand(35)
 	for name, g := range sets {
