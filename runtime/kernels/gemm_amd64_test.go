@@ -5,9 +5,26 @@ package kernels
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
+
+// sameBits multiplies a random matrix of typ and shape c by random
+// activations with the kernel sets a and b (named an and bn) and fails at
+// the first output whose bits differ.
+func sameBits(t *testing.T, rng *rand.Rand, typ DType, c packedCase, a, b *kernelSet, an, bn string) {
+	t.Helper()
+	w := randomMatrix(t, rng, typ, c.rows, c.cols)
+	x := randFloats(rng, c.n*c.cols, 1)
+	got := packedMatMul(t, a, w, x, c.n)
+	want := packedMatMul(t, b, w, x, c.n)
+	for i := range got {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Fatalf("%v %dx%d n=%d: out[%d]: %s %v, %s %v", typ, c.rows, c.cols, c.n, i, an, got[i], bn, want[i])
+		}
+	}
+}
 
 // TestGemmKernelSetsIdentical checks that the AVX2 tile kernels give the
 // same bits as the VNNI ones (they compute the same integers and then the
@@ -26,15 +43,7 @@ func TestGemmKernelSetsIdentical(t *testing.T) {
 	for _, typ := range []DType{Q4_0, Q5_0, MXFP4} {
 		for _, c := range packedCases {
 			t.Run(fmt.Sprintf("%v/%dx%d/n=%d", typ, c.rows, c.cols, c.n), func(t *testing.T) {
-				w := randomMatrix(t, rng, typ, c.rows, c.cols)
-				x := randFloats(rng, c.n*c.cols, 1)
-				got := packedMatMul(t, &avx2, w, x, c.n)
-				want := packedMatMul(t, &fastKernels, w, x, c.n)
-				for i := range got {
-					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-						t.Fatalf("out[%d]: AVX2 %v, VNNI %v", i, got[i], want[i])
-					}
-				}
+				sameBits(t, rng, typ, c, &avx2, &fastKernels, "AVX2", "VNNI")
 			})
 		}
 	}
@@ -66,15 +75,7 @@ func TestGemmTwoColumnsIdentical(t *testing.T) {
 		g.two = nil
 		ones.gemm[MXFP4] = g
 		for _, c := range []packedCase{{4, 64, 2}, {5, 96, 2}, {13, 320, 6}, {37, 2880, 2}, {9, 64, 10}, {16, 576, 18}, {7, 32, 3}} {
-			w := randomMatrix(t, rng, MXFP4, c.rows, c.cols)
-			x := randFloats(rng, c.n*c.cols, 1)
-			got := packedMatMul(t, &twos, w, x, c.n)
-			want := packedMatMul(t, &ones, w, x, c.n)
-			for i := range got {
-				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-					t.Fatalf("%s %dx%d n=%d: out[%d]: two columns %v, one %v", name, c.rows, c.cols, c.n, i, got[i], want[i])
-				}
-			}
+			sameBits(t, rng, MXFP4, c, &twos, &ones, name+" two columns", "one")
 		}
 	}
 }
@@ -101,15 +102,7 @@ func TestGemmGFNIIdentical(t *testing.T) {
 			if c.cols%typ.blockElems() != 0 {
 				continue
 			}
-			w := randomMatrix(t, rng, typ, c.rows, c.cols)
-			x := randFloats(rng, c.n*c.cols, 1)
-			got := packedMatMul(t, &fastKernels, w, x, c.n)
-			want := packedMatMul(t, &plain, w, x, c.n)
-			for i := range got {
-				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-					t.Fatalf("%v %dx%d n=%d: out[%d]: GFNI %v, shift and mask %v", typ, c.rows, c.cols, c.n, i, got[i], want[i])
-				}
-			}
+			sameBits(t, rng, typ, c, &fastKernels, &plain, "GFNI", "shift and mask")
 		}
 	}
 }
