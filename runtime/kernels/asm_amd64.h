@@ -24,14 +24,18 @@
 
 // The stores of the tile kernels (gemm_amd64.s, gemmk_amd64.s).
 
-// HSUM4 stores at DST the four sums of the lanes of A, B, C, D (XA, XB are
+// HSUMS4 leaves in XA the four sums of the lanes of A, B, C, D (XA, XB are
 // the low halves of A, B); it adds lanes in the same order for every kernel.
-#define HSUM4(A, B, C, D, XA, XB, DST) \
+#define HSUMS4(A, B, C, D, XA, XB) \
 	VHADDPS B, A, A \
 	VHADDPS D, C, C \
 	VHADDPS C, A, A \
 	VEXTRACTF128 $1, A, XB \
-	VADDPS XB, XA, XA \
+	VADDPS XB, XA, XA
+
+// HSUM4 stores the four sums of HSUMS4 at DST.
+#define HSUM4(A, B, C, D, XA, XB, DST) \
+	HSUMS4(A, B, C, D, XA, XB) \
 	VMOVUPS XA, DST
 
 // STORE16 stores the 4×4 sums (accumulator Y(4r+c) holds row r, column c).

@@ -63,6 +63,7 @@
 //	tile matmul Q4_0 Q8_0 MXFP4           gemm.go               gemm_amd64.s          -
 //	tile matmul Q8_0, 8-row groups        gemm.go               gemm8_amd64.s         -
 //	tile matmul Q4_K Q6_K                 gemm.go               gemmk_amd64.s         -
+//	  (AVX2)                              -                     gemmk_avx2_amd64.s    -
 //	tile matmul F16 BF16                  gemmhalf.go           gemmhalf_amd64.s      -
 //	matmul driver, worker pool            matmul.go pool.go     -                     -
 //	prefetch of strided rows              prefetch.go           prefetch_amd64.s      -

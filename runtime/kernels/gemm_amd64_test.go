@@ -26,24 +26,29 @@ func sameBits(t *testing.T, rng *rand.Rand, typ DType, c packedCase, a, b *kerne
 	}
 }
 
-// TestGemmKernelSetsIdentical checks that the AVX2 tile kernels give the
-// same bits as the VNNI ones (they compute the same integers and then the
-// same float operations), when this CPU runs both. Q8_0 matrices take the
-// eight-row layout where VNNI runs, so the four-row Q8_0 kernels are
-// checked on Q5_0 matrices, which are packed into that layout.
+// TestGemmKernelSetsIdentical checks that the AVX2 kernel set gives the
+// same bits as the VNNI one for every packed format (the tile kernels
+// compute the same integers and then the same float operations, from the
+// same quantized activations), when this CPU runs both, whatever MLX_CPU
+// caps. Q8_0 matrices take the eight-row layout where VNNI runs, so the
+// four-row Q8_0 kernels are checked on Q5_0 matrices, which are packed into
+// that layout.
 func TestGemmKernelSetsIdentical(t *testing.T) {
 	if !hasVNNI || !hasAVX2 {
 		t.Skip("this CPU does not run both the AVX2 and the VNNI tile kernels")
 	}
-	rng := newRand(33)
-	avx2 := fastKernels
-	for typ, g := range gemmAVX2 {
-		avx2.gemm[typ] = g
+	if fastKernels.gemm[Q4_0].one == nil {
+		t.Skip("the kernels in use pack no weights (MLX_CPU=generic)")
 	}
-	for _, typ := range []DType{Q4_0, Q5_0, MXFP4} {
-		for _, c := range packedCases {
+	rng := newRand(33)
+	avx2, vnni := buildKernelSet(levelAVX2), buildKernelSet(levelVNNI)
+	for _, typ := range []DType{Q4_0, Q5_0, MXFP4, Q4_K, Q6_K} {
+		if avx2.gemm[typ].one == nil && typ != Q5_0 {
+			t.Fatalf("%v: no AVX2 tile kernels", typ)
+		}
+		for _, c := range packedCasesFor(typ) {
 			t.Run(fmt.Sprintf("%v/%dx%d/n=%d", typ, c.rows, c.cols, c.n), func(t *testing.T) {
-				sameBits(t, rng, typ, c, &avx2, &fastKernels, "AVX2", "VNNI")
+				sameBits(t, rng, typ, c, &avx2, &vnni, "AVX2", "VNNI")
 			})
 		}
 	}
@@ -90,8 +95,8 @@ func TestGemmGFNIIdentical(t *testing.T) {
 	rng := newRand(34)
 	plain := fastKernels
 	plain.gemm[Q4_0] = gemmVNNI[Q4_0]
-	plain.gemm[Q4_K] = gemmSet{wide: gemm4Q4_KVNNI, one: gemm1Q4_KVNNI, cols: 4, ahead: true}
-	plain.gemm[Q6_K] = gemmSet{wide: gemm4Q6_KVNNI, one: gemm1Q6_KVNNI, cols: 4, ahead: true}
+	plain.gemm[Q4_K] = gemmQ4_KVNNI
+	plain.gemm[Q6_K] = gemmQ6_KVNNI
 	plain.gemm[MXFP4] = gemmVNNI[MXFP4]
 	cases := append([]packedCase{{5, 256, 3}, {9, 768, 6}, {4, 1024, 1}}, packedCases...)
 	for _, typ := range []DType{Q4_0, Q4_K, Q6_K, MXFP4} {

@@ -4,8 +4,8 @@
 #include "asm_amd64.h"
 
 // Tile kernels of packed Q4_K/Q6_K weights (pack_kquant.go) times activations in
-// the reordered Q8_K form (actQ8_KP), AVX-512 VNNI on 256-bit vectors. For
-// every row r and activation row c, a super-block leaves in each int32 lane
+// the reordered Q8_K form (actQ8_KP), AVX-512 VNNI on 256-bit vectors (the
+// AVX2 ones, the same bits, are in gemmk_avx2_amd64.s). For every row r and activation row c, a super-block leaves in each int32 lane
 // j the integer dot product of one sub-block (VPDPBUSD of unsigned weights
 // with signed activations); then, in floats and in the same order in every
 // kernel,

@@ -5,13 +5,16 @@ package kernels
 import "testing"
 
 // checkLevelKernels checks the tile kernels that tell the amd64 levels
-// apart: integer tiles of four columns and K-quant tiles only with VNNI,
-// 512-bit half tiles from avx512 on.
+// apart: Q4_0 tiles of four columns only with VNNI, 512-bit half tiles
+// from avx512 on, K-quant tiles at every level.
 func checkLevelKernels(t *testing.T, level string) {
 	t.Helper()
 	k := impl()
-	vnni := k.gemm[Q4_0].cols == 4 && k.gemm[Q4_K].one != nil
+	vnni := k.gemm[Q4_0].cols == 4
 	wideHalf := k.half[0].step == 16
+	if level != "generic" && (k.gemm[Q4_K].wide == nil || k.gemm[Q6_K].wide == nil) {
+		t.Errorf("%s: no four-column K-quant tiles", level)
+	}
 	switch level {
 	case "avx2":
 		if vnni || wideHalf || k.gemm[Q4_0].one == nil || k.half[0].step != 8 {

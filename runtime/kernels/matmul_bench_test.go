@@ -69,7 +69,7 @@ func BenchmarkParallel(b *testing.B) {
 func BenchmarkQuantize(b *testing.B) {
 	x := randFloats(newRand(13), 64*1536, 1)
 	for _, impl := range []string{"asm", "ref"} {
-		for _, a := range []actKind{actQ8_0, actQ8_1, actQ8_K, actPair} {
+		for _, a := range []actKind{actQ8_0, actQ8_1, actQ8_K, actPair, actQ8_KP} {
 			b.Run(fmt.Sprintf("%s/act=%d", impl, a), func(b *testing.B) {
 				k := &fastKernels
 				if impl == "ref" {

@@ -6,10 +6,12 @@ import "testing"
 var packedTypes = []DType{Q4_0, Q8_0, Q4_K, Q6_K, MXFP4}
 
 // kPackedCases covers, for the K-quants, partial groups of rows, one to
-// four super-blocks and activation counts around the four-column tiles.
+// four super-blocks and activation counts around the four-column tiles
+// (a last tile one row short is padded), with few activation rows and with
+// many (more than groupOuterRows).
 var kPackedCases = []packedCase{
 	{1, 256, 1}, {3, 512, 2}, {4, 256, 4}, {5, 768, 5}, {7, 256, 9},
-	{13, 1024, 8}, {37, 512, 6},
+	{13, 1024, 8}, {37, 512, 6}, {6, 512, 3}, {9, 768, 7}, {5, 512, 19},
 }
 
 // packedCasesFor returns the tile kernel test shapes of typ.

@@ -3,14 +3,14 @@
 package kernels
 
 //go:noescape
-func quantKPAVX512(dst *byte, src *float32, nsb int)
+func quantKPAVX2(dst *byte, src *float32, nsb int)
 
-// quantizeKPAVX512 is quantizeKPRef in assembly.
-func quantizeKPAVX512(dst []byte, src []float32) {
+// quantizeKPAVX2 is quantizeKPRef in assembly.
+func quantizeKPAVX2(dst []byte, src []float32) {
 	nsb := len(src) / qkK
 	if nsb == 0 {
 		return
 	}
 	_ = dst[nsb*kpAct-1]
-	quantKPAVX512(&dst[0], &src[0], nsb)
+	quantKPAVX2(&dst[0], &src[0], nsb)
 }

@@ -5,8 +5,8 @@
 // Activation quantizer of the packed K-quant kernels: ggml's Q8_K
 // (iscale = −127/max, max the value of largest magnitude, values rounded to
 // nearest even and capped at 127), written in the reordered form actQ8_KP
-// (pack_kquant.go) with its sums. Same bits as quantizeKPRef. AVX-512 (VL, BW,
-// DQ, VNNI) on 256-bit vectors.
+// (pack_kquant.go) with its sums. Same bits as quantizeKPRef. AVX2; the
+// saturating packs narrow to int8 (a NaN gives −128).
 
 DATA kqconst<>+0(SB)/4, $0x7fffffff // |x| mask
 DATA kqconst<>+4(SB)/4, $-127.0
@@ -15,36 +15,39 @@ DATA kqconst<>+12(SB)/4, $127
 DATA kqconst<>+16(SB)/4, $0x01010101
 GLOBL kqconst<>(SB), RODATA|NOPTR, $20
 
-// AMAX4 folds |x| of four vectors at OFF(SI) into Y0–Y3 (a NaN is
-// skipped, as in the reference).
-#define AMAX4(OFF) \
-	VANDPS OFF(SI), Y31, Y4 \
-	VMAXPS Y0, Y4, Y0 \
-	VANDPS 32+OFF(SI), Y31, Y4 \
-	VMAXPS Y1, Y4, Y1 \
-	VANDPS 64+OFF(SI), Y31, Y4 \
-	VMAXPS Y2, Y4, Y2 \
-	VANDPS 96+OFF(SI), Y31, Y4 \
-	VMAXPS Y3, Y4, Y3
-
-// Q8 quantizes the 8 floats at OFF(SI) with the scale in Y2 and stores
-// their two 4-byte words at O0(DI) and O1(DI).
+// Q8 quantizes the 8 floats at OFF(SI) with the scale in Y2 (capped at 127,
+// in Y14) and stores their two 4-byte words at O0(DI) and O1(DI).
 #define Q8(OFF, O0, O1) \
 	VMULPS OFF(SI), Y2, Y4 \
 	VCVTPS2DQ Y4, Y4 \
-	VPMINSD Y30, Y4, Y4 \
-	VPMOVSDB Y4, X4 \
+	VPMINSD Y14, Y4, Y4 \
+	VEXTRACTI128 $1, Y4, X5 \
+	VPACKSSDW X5, X4, X4 \
+	VPACKSSWB X4, X4, X4 \
 	VMOVD X4, O0(DI) \
 	VPEXTRD $1, X4, O1(DI)
 
-// func quantKPAVX512(dst *byte, src *float32, nsb int)
-TEXT ·quantKPAVX512(SB), NOSPLIT, $0-24
+// AMAX4 folds |x| of four vectors at OFF(SI) into Y0–Y3 (the |x| mask in
+// Y15; a NaN is skipped, as in the reference).
+#define AMAX4(OFF) \
+	VANDPS OFF(SI), Y15, Y4 \
+	VMAXPS Y0, Y4, Y0 \
+	VANDPS 32+OFF(SI), Y15, Y4 \
+	VMAXPS Y1, Y4, Y1 \
+	VANDPS 64+OFF(SI), Y15, Y4 \
+	VMAXPS Y2, Y4, Y2 \
+	VANDPS 96+OFF(SI), Y15, Y4 \
+	VMAXPS Y3, Y4, Y3
+
+// func quantKPAVX2(dst *byte, src *float32, nsb int)
+TEXT ·quantKPAVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ nsb+16(FP), CX
-	VBROADCASTSS kqconst<>+0(SB), Y31
-	VPBROADCASTD kqconst<>+12(SB), Y30
-	VPBROADCASTD kqconst<>+16(SB), Y29
+	VBROADCASTSS kqconst<>+0(SB), Y15
+	VPBROADCASTD kqconst<>+12(SB), Y14
+	VPBROADCASTD kqconst<>+16(SB), Y13
+	VPSRLW $8, Y13, Y12 // int16 ones
 	TESTQ CX, CX
 	JZ   done
 
@@ -78,9 +81,9 @@ block:
 	// The first value whose magnitude is the maximum gives the sign.
 	XORQ BX, BX
 find:
-	VANDPS (SI)(BX*4), Y31, Y4
-	VCMPPS $0, Y0, Y4, K1
-	KMOVB K1, AX
+	VANDPS (SI)(BX*4), Y15, Y4
+	VCMPPS $0, Y0, Y4, Y4
+	VMOVMSKPS Y4, AX
 	TESTL AX, AX
 	JNZ  found
 	ADDQ $8, BX
@@ -131,18 +134,24 @@ found:
 	Q8(992, 220, 252)
 
 	// Sums of the 16-value sub-blocks: lane j of the even (Y5) and odd (Y6)
-	// sub-blocks, from the stored bytes.
-	VPXORD Y5, Y5, Y5
-	VPXORD Y6, Y6, Y6
-	VPDPBUSD 0(DI), Y29, Y5
-	VPDPBUSD 32(DI), Y29, Y5
-	VPDPBUSD 64(DI), Y29, Y5
-	VPDPBUSD 96(DI), Y29, Y5
-	VPDPBUSD 128(DI), Y29, Y6
-	VPDPBUSD 160(DI), Y29, Y6
-	VPDPBUSD 192(DI), Y29, Y6
-	VPDPBUSD 224(DI), Y29, Y6
-	VPXORD Y7, Y7, Y7
+	// sub-blocks, from the stored bytes (int16 sums of at most 8·128 in magnitude).
+	VPMADDUBSW 0(DI), Y13, Y5
+	VPMADDUBSW 32(DI), Y13, Y7
+	VPADDW Y7, Y5, Y5
+	VPMADDUBSW 64(DI), Y13, Y7
+	VPADDW Y7, Y5, Y5
+	VPMADDUBSW 96(DI), Y13, Y7
+	VPADDW Y7, Y5, Y5
+	VPMADDWD Y12, Y5, Y5
+	VPMADDUBSW 128(DI), Y13, Y6
+	VPMADDUBSW 160(DI), Y13, Y7
+	VPADDW Y7, Y6, Y6
+	VPMADDUBSW 192(DI), Y13, Y7
+	VPADDW Y7, Y6, Y6
+	VPMADDUBSW 224(DI), Y13, Y7
+	VPADDW Y7, Y6, Y6
+	VPMADDWD Y12, Y6, Y6
+	VPXOR Y7, Y7, Y7
 	VPSLLD $5, Y5, Y8
 	VPSUBD Y8, Y7, Y8
 	VMOVDQU Y8, 256(DI)
