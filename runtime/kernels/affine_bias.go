@@ -115,7 +115,7 @@ func addBias[T float32 | uint16](p *Pool, s *workerScratch, pt *mmPart, r0, r1, 
 	b := all[r0*groups : (r1+biasRows-1)/biasRows*biasRows*groups]
 	for i := i0; i < i1; i++ {
 		out := pt.out[i*w.Rows:]
-		xs := j.xsum[i*groups : (i+1)*groups]
+		xs := j.xsum[(pt.x0+i)*groups : (pt.x0+i+1)*groups]
 		if nblk > 0 {
 			kern(b, xs, nblk, out[r0:n8])
 		}

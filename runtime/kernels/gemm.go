@@ -71,7 +71,8 @@ func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 	}
 	gr := w.groupRows()
 	cols := max(j.k.gemm[w.layout].cols, 1)
-	if j.n <= groupOuterRows {
+	n := pt.n
+	if n <= groupOuterRows {
 		gb := w.groupBytes()
 		g0, g1, ahead := r0/gr, (r1+gr-1)/gr, max(1, prefetchBytes/gb)
 		ask := j.k.gemm[w.layout].ahead
@@ -82,16 +83,16 @@ func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 			if ask && g+ahead < g1 {
 				j.k.prefetchRows(unsafe.Pointer(&w.packed[(g+ahead)*gb]), 1, min(gb, prefetchBytes), 0)
 			}
-			p.packedTiles(s, pt, g*gr, min((g+1)*gr, r1), 0, j.n)
+			p.packedTiles(s, pt, g*gr, min((g+1)*gr, r1), 0, n)
 		}
 	} else {
-		for i := 0; i < j.n; i += cols {
-			p.packedTiles(s, pt, r0, r1, i, min(i+cols, j.n))
+		for i := 0; i < n; i += cols {
+			p.packedTiles(s, pt, r0, r1, i, min(i+cols, n))
 		}
 	}
 	if w.affinePacked() {
-		for i := 0; i < j.n; i += 4 {
-			p.addAffineBias(s, pt, r0, r1, i, min(i+4, j.n))
+		for i := 0; i < n; i += 4 {
+			p.addAffineBias(s, pt, r0, r1, i, min(i+4, n))
 		}
 	}
 }
@@ -104,8 +105,8 @@ const (
 	prefetchBytes  = 5 << 10
 )
 
-// packedTiles computes output rows [r0, r1) of a packed matrix for
-// activation rows [i0, i1): tiles of gemmSet.cols rows and then pairs
+// packedTiles computes output rows [r0, r1) of a packed matrix for its
+// part's activation rows [i0, i1): tiles of gemmSet.cols rows and then pairs
 // (gemmSet.two) or single rows, each against every group of the range. A
 // last tile one row short of gemmSet.cols still goes through the wide
 // kernel, its missing row read from the padding of the quantized
@@ -128,7 +129,7 @@ func (p *Pool) packedTiles(s *workerScratch, pt *mmPart, r0, r1, i0, i1 int) {
 		case g.two != nil && i1-i >= 2:
 			m, kern = 2, g.two
 		}
-		x := &j.xq[i*j.xstride]
+		x := &j.xq[(pt.x0+i)*j.xstride]
 		for r := r0; r < r1; r += gr {
 			wg := &w.packed[r/gr*gb]
 			if r+gr <= w.Rows && !pad {

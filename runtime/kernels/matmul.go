@@ -1,6 +1,9 @@
 package kernels
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+)
 
 // maxParts is the most weight matrices one MatMuls call computes together.
 const maxParts = 4
@@ -13,13 +16,14 @@ type mmPart struct {
 	rows   int
 	first  int
 	packed bool // the packed tile kernels compute it
+	// The activation rows it multiplies: [x0, x0+n) of the job's.
+	x0, n int
 }
 
 // matmulJob is the matmul under way in a Pool: one or more weight matrices
 // of the same input.
 type matmulJob struct {
-	parts   [maxParts]mmPart
-	nparts  int
+	parts   []mmPart // in Pool.parts' memory
 	x       []float32
 	n       int
 	cols    int
@@ -102,29 +106,50 @@ func (p *Pool) matMuls(ws []*Matrix, x []float32, n int, outs [][]float32) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	j := &p.mm
-	*j = matmulJob{x: x, n: n, cols: ws[0].Cols, k: k, xq: j.xq, xsum: j.xsum, xr: j.xr, xh: j.xh, round: ws[0].halfActs(), act: ws[0].actFor(k), gsize: ws[0].GroupSize, nparts: len(ws)}
+	p.startJob(ws[0], x, n, k)
 	chunks := 0
 	for i, w := range ws {
-		pt := &j.parts[i]
-		*pt = mmPart{w: w, out: outs[i], rows: chunkRows(w.Rows, p.threads), first: chunks, packed: w.packedFor(k)}
-		if pt.packed && n <= groupOuterRows && k.gemm[w.layout].stream {
-			pt.rows = streamChunkRows(w.Rows, p.threads)
-		}
-		if pt.packed {
-			unit := w.groupRows() // whole packed groups
-			if w.affinePacked() {
-				unit = biasRows // whole bias blocks, which hold whole groups
-			}
-			pt.rows = (pt.rows + unit - 1) / unit * unit
-		}
-		chunks += (w.Rows + pt.rows - 1) / pt.rows
+		chunks = p.addPart(w, outs[i], 0, n, chunks)
 	}
+	p.runJob(chunks)
+}
+
+// startJob sets up the matmul job of activations x (n rows) for matrices
+// whose activations take the form w's take with kernels k.
+func (p *Pool) startJob(w *Matrix, x []float32, n int, k *kernelSet) {
+	j := &p.mm
+	*j = matmulJob{x: x, n: n, cols: w.Cols, k: k, xq: j.xq, xsum: j.xsum, xr: j.xr, xh: j.xh, round: w.halfActs(), act: w.actFor(k), gsize: w.GroupSize, parts: p.parts[:0]}
+}
+
+// addPart adds the product of w with activation rows [x0, x0+n) of the
+// job, into out, whose chunks follow the first chunks of the parts before
+// it; it returns the chunks of the job so far.
+func (p *Pool) addPart(w *Matrix, out []float32, x0, n, first int) int {
+	j := &p.mm
+	pt := mmPart{w: w, out: out, rows: chunkRows(w.Rows, p.threads), first: first, packed: w.packedFor(j.k), x0: x0, n: n}
+	if pt.packed && n <= groupOuterRows && j.k.gemm[w.layout].stream {
+		pt.rows = streamChunkRows(w.Rows, p.threads)
+	}
+	if pt.packed {
+		unit := w.groupRows() // whole packed groups
+		if w.affinePacked() {
+			unit = biasRows // whole bias blocks, which hold whole groups
+		}
+		pt.rows = (pt.rows + unit - 1) / unit * unit
+	}
+	j.parts = append(j.parts, pt)
+	return first + (w.Rows+pt.rows-1)/pt.rows
+}
+
+// runJob quantizes the job's activations and computes its chunks.
+func (p *Pool) runJob(chunks int) {
+	j := &p.mm
 	p.prepare(j)
 	p.kind = jobMatMul
 	p.run(int64(chunks))
-	j.parts = [maxParts]mmPart{}
-	j.x = nil
+	p.parts = j.parts[:0] // keeps memory the job grew
+	clear(j.parts)
+	j.parts, j.x = nil, nil
 }
 
 // shareInput reports whether the matrices can be computed in one job: the
@@ -232,13 +257,9 @@ func grow[T any](s []T, n int) []T {
 // first chunk), for every activation row.
 func (p *Pool) matmulChunk(s *workerScratch, c int) {
 	j := &p.mm
-	pt := &j.parts[0]
-	for i := j.nparts - 1; i > 0; i-- {
-		if c >= j.parts[i].first {
-			pt = &j.parts[i]
-			break
-		}
-	}
+	// The last part that starts at or before chunk c.
+	i := sort.Search(len(j.parts), func(i int) bool { return j.parts[i].first > c }) - 1
+	pt := &j.parts[i]
 	c -= pt.first
 	w := pt.w
 	r0 := c * pt.rows

@@ -32,6 +32,7 @@ type Pool struct {
 	nchunks int64
 	fn      func(i int)
 	mm      matmulJob
+	parts   []mmPart         // the memory of mm.parts
 	scratch []*workerScratch // per worker id
 
 	offload Offload // computes the products it can elsewhere, or nil

@@ -86,6 +86,9 @@ type moeScratch struct {
 	xg, yg []float32 // rows × k gathered input rows and expert outputs, grouped by expert
 	gate   []float32 // rows × k × expert ff
 	up     []float32
+	// The experts a layer's rows use, and their products.
+	used         []int
+	gateUp, down []kernels.RowProduct
 	// A mixture beside the dense MLP: the router's input rows and the
 	// dense MLP's normalised output.
 	rin, dense []float32
@@ -104,6 +107,8 @@ func (ms *moeScratch) init(m *Model, maxRows int) {
 	ms.start = make([]int32, e+1)
 	ms.xg, ms.yg = make([]float32, nk*hid), make([]float32, nk*hid)
 	ms.gate, ms.up = make([]float32, nk*c.MoE.FFNSize), make([]float32, nk*c.MoE.FFNSize)
+	ms.used = make([]int, 0, e)
+	ms.gateUp, ms.down = make([]kernels.RowProduct, 0, 2*e), make([]kernels.RowProduct, 0, e)
 	if m.Blocks.MoEBeside {
 		ms.rin, ms.dense = make([]float32, maxRows*hid), make([]float32, maxRows*hid)
 	}
@@ -150,16 +155,7 @@ func (s *State) moe(l *MoE, n int) {
 		}
 	}
 	s.gather(n, k, e, hid)
-	ff := c.MoE.FFNSize
-	for x := range e {
-		r0, r1 := int(ms.start[x]), int(ms.start[x+1])
-		if r0 == r1 {
-			continue
-		}
-		l.ready(x)
-		ex := &l.Experts[x]
-		s.gatedMLP(ex, ms.xg[r0*hid:r1*hid], r1-r0, ms.gate[r0*ff:r1*ff], ms.up[r0*ff:r1*ff], ms.yg[r0*hid:r1*hid])
-	}
+	s.experts(l, n*k)
 	if l.Shared != nil {
 		sf := c.MoE.SharedFFNSize
 		for i := range n {
@@ -204,11 +200,53 @@ func (s *State) gather(n, k, e, hid int) {
 	ms.start[0] = 0
 }
 
+// experts computes the gathered rows' expert MLPs, ms.yg from ms.xg:
+// every expert's gate and up products in one operation of the pool, then
+// every expert's down products in another (kernels.Pool.MatMulRows),
+// rather than three products of a few rows each, one after the other.
+func (s *State) experts(l *MoE, rows int) {
+	ms, c := &s.moeS, s.m.Config
+	hid, ff := c.HiddenSize, c.MoE.FFNSize
+	used, gu := ms.used[:0], ms.gateUp[:0]
+	for x := range c.MoE.Experts {
+		r0, r1 := int(ms.start[x]), int(ms.start[x+1])
+		if r0 == r1 {
+			continue
+		}
+		l.ready(x)
+		ex := &l.Experts[x]
+		used = append(used, x)
+		gu = append(gu, kernels.RowProduct{W: ex.Gate, R0: r0, R1: r1, Out: ms.gate[r0*ff : r1*ff]},
+			kernels.RowProduct{W: ex.Up, R0: r0, R1: r1, Out: ms.up[r0*ff : r1*ff]})
+	}
+	s.pool.MatMulRows(ms.xg, rows, gu)
+	down := ms.down[:0]
+	for _, x := range used {
+		r0, r1 := int(ms.start[x]), int(ms.start[x+1])
+		ex := &l.Experts[x]
+		s.activate(ex, ms.gate[r0*ff:r1*ff], ms.up[r0*ff:r1*ff], r1-r0)
+		down = append(down, kernels.RowProduct{W: ex.Down, R0: r0, R1: r1, Out: ms.yg[r0*hid : r1*hid]})
+	}
+	s.pool.MatMulRows(ms.gate, rows, down)
+	for i, x := range used {
+		addRows(down[i].Out, l.Experts[x].DownBias, down[i].R1-down[i].R0)
+	}
+	ms.used, ms.gateUp, ms.down = used, gu, down
+}
+
 // gatedMLP computes out = Down·act(Gate·x, Up·x) for n rows of x, with gate
 // and up as scratch.
 func (s *State) gatedMLP(ex *Expert, x []float32, n int, gate, up, out []float32) {
 	gu := [...]*kernels.Matrix{ex.Gate, ex.Up}
 	s.pool.MatMuls(gu[:], x, n, [][]float32{gate, up})
+	s.activate(ex, gate, up, n)
+	s.pool.MatMul(ex.Down, gate, n, out)
+	addRows(out, ex.DownBias, n)
+}
+
+// activate adds the gate and up biases of ex to n rows of gate and up and
+// sets gate to the activation of the pair.
+func (s *State) activate(ex *Expert, gate, up []float32, n int) {
 	addRows(gate, ex.GateBias, n)
 	addRows(up, ex.UpBias, n)
 	switch {
@@ -219,8 +257,6 @@ func (s *State) gatedMLP(ex *Expert, x []float32, n int, gate, up, out []float32
 	default:
 		kernels.SiLUMul(gate, up)
 	}
-	s.pool.MatMul(ex.Down, gate, n, out)
-	addRows(out, ex.DownBias, n)
 }
 
 // clampedSwiGLU sets gate = g·σ(α·g)·(u+1) with g the gate clamped to at

@@ -326,3 +326,35 @@ func TestMoEPackInUse(t *testing.T) {
 		}
 	}
 }
+
+// TestMoEBatchMatchesRows checks that a batch of rows through a mixture of
+// packed experts, each expert computing the rows routed to it together
+// with every other expert's in one operation of the pool, gives every row
+// the bits it gets alone: a decode step of several sequences gives each
+// the output of its own step.
+func TestMoEBatchMatchesRows(t *testing.T) {
+	sh := moeShape{hidden: 64, experts: 6, topK: 2, ff: 64, pack: true}
+	m, l := newTestMoE(t, sh, kernels.Q8_0)
+	pool := kernels.NewPool(3)
+	t.Cleanup(pool.Close)
+	s, err := m.NewState(pool, 24, 1, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hid := sh.hidden
+	for _, n := range []int{8, 24} {
+		x := randFloats(rand.New(rand.NewPCG(uint64(n), 9)), n*hid)
+		copy(s.xn, x)
+		s.moe(l, n)
+		batch := slices.Clone(s.xn[:n*hid])
+		for i := range n {
+			copy(s.xn, x[i*hid:(i+1)*hid])
+			s.moe(l, 1)
+			for j := range hid {
+				if got, want := batch[i*hid+j], s.xn[j]; math.Float32bits(got) != math.Float32bits(want) {
+					t.Fatalf("%d rows: row %d value %d: %v in the batch, %v alone", n, i, j, got, want)
+				}
+			}
+		}
+	}
+}
