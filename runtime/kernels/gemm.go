@@ -18,14 +18,15 @@ import "unsafe"
 // floats.
 type gemmKernel func(w, x *byte, np, xstride int, out *float32, ostride int)
 
-// gemmSet is the tile kernels of one packed layout; wide and two may be
-// nil.
+// gemmSet is the tile kernels of one packed layout; wide, two and three
+// may be nil.
 type gemmSet struct {
 	wide, one gemmKernel
 	cols      int // activation rows of wide
-	// two computes two activation rows, the same bits as one for each:
-	// the tile of a decode step's expert that two of its rows chose.
-	two gemmKernel
+	// two and three compute two and three activation rows, the same bits
+	// as one for each: the tile of a decode step's expert that two or
+	// three of its rows chose.
+	two, three gemmKernel
 	// ahead: with few activation rows (a decode step) packedChunk asks
 	// for up to prefetchBytes of the group ahead as the tiles compute, so
 	// that reading the weights from memory overlaps computing.
@@ -107,7 +108,8 @@ const (
 
 // packedTiles computes output rows [r0, r1) of a packed matrix for its
 // part's activation rows [i0, i1): tiles of gemmSet.cols rows and then pairs
-// (gemmSet.two) or single rows, each against every group of the range. A
+// (gemmSet.two) or single rows, each against every group of the range.
+// Three last rows go through gemmSet.three where the layout has one; else a
 // last tile one row short of gemmSet.cols still goes through the wide
 // kernel, its missing row read from the padding of the quantized
 // activations (tilePadRows) and its results left in the scratch tile: one
@@ -124,6 +126,8 @@ func (p *Pool) packedTiles(s *workerScratch, pt *mmPart, r0, r1, i0, i1 int) {
 		switch {
 		case g.wide != nil && i1-i >= g.cols:
 			m, kern = g.cols, g.wide
+		case g.three != nil && i1-i == 3:
+			m, kern = 3, g.three
 		case g.wide != nil && g.cols > 2 && i1-i == g.cols-1:
 			m, kern, pad = g.cols-1, g.wide, true
 		case g.two != nil && i1-i >= 2:

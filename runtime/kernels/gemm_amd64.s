@@ -273,6 +273,60 @@ LOOP: \
 	JNZ  LOOP \
 	STORE8
 
+// ROW3 accumulates the loaded row (SEL 0x55 times its index) into A0–A2
+// (columns 0–2), with the scale products in Y26–Y28.
+#define ROW3(SEL, A0, A1, A2) \
+	COLP(Y22, (DI), 32(DI), SEL, Y26, A0) \
+	COLP(Y23, (DI)(R9*1), 32(DI)(R9*1), SEL, Y27, A1) \
+	COLP(Y24, (DI)(R9*2), 32(DI)(R9*2), SEL, Y28, A2)
+
+// STORE12 stores the 4×3 sums (accumulator Y(3r+c) holds row r, column c)
+// and returns.
+#define STORE12 \
+	HSUM4(Y0, Y3, Y6, Y9, X0, X3, (DX)) \
+	HSUM4(Y1, Y4, Y7, Y10, X1, X4, (DX)(R8*1)) \
+	HSUM4(Y2, Y5, Y8, Y11, X2, X5, (DX)(R8*2)) \
+	VZEROUPPER \
+	RET
+
+// KERNEL3 is the loop of a three-column kernel, KERNEL4 on the first three
+// columns: an expert that three of a decode step's rows chose, which the
+// four-column kernel would compute with a fourth, wasted, column.
+#define KERNEL3(W, SHIFT, O0, O1, O2, O3, STEP, LOOP, SETUP) \
+	VNNIARGS \
+	SETUP \
+	VMOVDQU32 transidx<>+0(SB), Y30 \
+	ZERO8 \
+	VXORPS Y8, Y8, Y8 \
+	VXORPS Y9, Y9, Y9 \
+	VXORPS Y10, Y10, Y10 \
+	VXORPS Y11, Y11, Y11 \
+LOOP: \
+	VCVTPH2PS (SI), Y16 \
+	VPERMPS Y16, Y30, Y16 \
+	VMULPS 64(DI), Y16, Y26 \
+	VMULPS 64(DI)(R9*1), Y16, Y27 \
+	VMULPS 64(DI)(R9*2), Y16, Y28 \
+	VMOVDQU32 96(DI), Y22 \
+	VMOVDQU32 96(DI)(R9*1), Y23 \
+	VMOVDQU32 96(DI)(R9*2), Y24 \
+	SHIFT(Y22) \
+	SHIFT(Y23) \
+	SHIFT(Y24) \
+	W(O0) \
+	ROW3(0x00, Y0, Y1, Y2) \
+	W(O1) \
+	ROW3(0x55, Y3, Y4, Y5) \
+	W(O2) \
+	ROW3(0xaa, Y6, Y7, Y8) \
+	W(O3) \
+	ROW3(0xff, Y9, Y10, Y11) \
+	ADDQ $STEP, SI \
+	SUBQ $-128, DI \
+	DECQ CX \
+	JNZ  LOOP \
+	STORE12
+
 #define ZERO8 \
 	ZERO4 \
 	VXORPS Y4, Y4, Y4 \
@@ -335,6 +389,10 @@ TEXT ·gemm1Q8_0VNNI(SB), NOSPLIT, $0-48
 TEXT ·gemm4MXFP4VNNI(SB), NOSPLIT, $0-48
 	KERNEL4(WF4, SHL1, 16, 48, 80, 112, 144, g4f4loop, MXFP4SETUP)
 
+// func gemm3MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm3MXFP4VNNI(SB), NOSPLIT, $0-48
+	KERNEL3(WF4, SHL1, 16, 48, 80, 112, 144, g3f4loop, MXFP4SETUP)
+
 // func gemm2MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm2MXFP4VNNI(SB), NOSPLIT, $0-48
 	KERNEL2(WF4, SHL1, 16, 48, 80, 112, 144, g2f4loop, MXFP4SETUP)
@@ -346,6 +404,10 @@ TEXT ·gemm1MXFP4VNNI(SB), NOSPLIT, $0-48
 // func gemm4MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4MXFP4VBMI(SB), NOSPLIT, $0-48
 	KERNEL4(WF4B, SHL1, 16, 48, 80, 112, 144, g4f4bloop, MXFP4BSETUP)
+
+// func gemm3MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm3MXFP4VBMI(SB), NOSPLIT, $0-48
+	KERNEL3(WF4B, SHL1, 16, 48, 80, 112, 144, g3f4bloop, MXFP4BSETUP)
 
 // func gemm2MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm2MXFP4VBMI(SB), NOSPLIT, $0-48

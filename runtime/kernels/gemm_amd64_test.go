@@ -85,6 +85,35 @@ func TestGemmTwoColumnsIdentical(t *testing.T) {
 	}
 }
 
+// TestGemmThreeColumnsIdentical checks that the three-column MXFP4
+// kernels (VNNI and VBMI) give the same bits as their set without them
+// (the wide kernel with a padding row), for batches that end in three
+// rows after whole tiles of four and for matrices whose last group is
+// padded.
+func TestGemmThreeColumnsIdentical(t *testing.T) {
+	if !hasVNNI {
+		t.Skip("this CPU does not run the VNNI tile kernels")
+	}
+	// The sets themselves, not the kernels in use: MLX_CPU may cap those.
+	sets := map[string]gemmSet{"vnni": gemmVNNI[MXFP4]}
+	if hasVBMI {
+		sets["vbmi"] = gemmMXFP4VBMI
+	}
+	rng := newRand(36)
+	for name, g := range sets {
+		if g.three == nil {
+			t.Fatalf("%s: no three-column MXFP4 kernel", name)
+		}
+		threes, padded := fastKernels, fastKernels
+		threes.gemm[MXFP4] = g
+		g.three = nil
+		padded.gemm[MXFP4] = g
+		for _, c := range []packedCase{{4, 64, 3}, {5, 96, 3}, {13, 320, 7}, {37, 2880, 3}, {9, 64, 11}, {16, 576, 19}} {
+			sameBits(t, rng, MXFP4, c, &threes, &padded, name+" three columns", "padded four")
+		}
+	}
+}
+
 // TestGemmGFNIIdentical checks that the Q4_0, Q4_K and Q6_K kernels that split
 // nibbles with GFNI, and the MXFP4 ones that also look them up with VPERMB,
 // give the same bits as those that shift and mask.
