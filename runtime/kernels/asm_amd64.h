@@ -38,6 +38,16 @@
 	HSUMS4(A, B, C, D, XA, XB) \
 	VMOVUPS XA, DST
 
+// STOREROW stores the four sums of one row (the lanes of Y0–Y3, columns
+// 0–3, added as HSUM4 adds them) at OFF(DX) of each column, R8 being
+// ostride in bytes and R11 three times that.
+#define STOREROW(OFF) \
+	HSUMS4(Y0, Y1, Y2, Y3, X0, X1) \
+	VMOVSS X0, OFF(DX) \
+	VEXTRACTPS $1, X0, OFF(DX)(R8*1) \
+	VEXTRACTPS $2, X0, OFF(DX)(R8*2) \
+	VEXTRACTPS $3, X0, OFF(DX)(R11*1)
+
 // STORE16 stores the 4×4 sums (accumulator Y(4r+c) holds row r, column c).
 #define STORE16 \
 	LEAQ (R8)(R8*2), R11 \

@@ -50,6 +50,9 @@ func gemm1MXFP4AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 func gemm1Q4_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
+func gemm4Q4_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
+
+//go:noescape
 func gemm4Q4_0GFNI(w, x *byte, np, xstride int, out *float32, ostride int)
 
 //go:noescape
@@ -79,7 +82,7 @@ var gemmQ4_0GFNI = gemmSet{wide: gemm4Q4_0GFNI, one: gemm1Q4_0GFNI, cols: 4, ahe
 // Tile kernel sets per instruction set, by weight format.
 var (
 	gemmAVX2 = map[DType]gemmSet{
-		Q4_0:  {one: gemm1Q4_0AVX2, ahead: true},
+		Q4_0:  {wide: gemm4Q4_0AVX2, one: gemm1Q4_0AVX2, cols: 4, ahead: true},
 		Q8_0:  {one: gemm1Q8_0AVX2, ahead: true},
 		MXFP4: {one: gemm1MXFP4AVX2, two: gemm2MXFP4AVX2, ahead: true},
 	}

@@ -417,11 +417,13 @@ TEXT ·gemm2MXFP4VBMI(SB), NOSPLIT, $0-48
 TEXT ·gemm1MXFP4VBMI(SB), NOSPLIT, $0-48
 	KERNEL1(WF4B, SHL1, 16, 48, 80, 112, 144, g1f4bloop, MXFP4BSETUP)
 
-// ---- AVX2 (one activation row, 16 registers) ----
+// ---- AVX2 (16 registers) ----
 
-// Registers: Y0–Y3 the rows' sums, Y4 the group's scales, Y5–Y7 scratch,
-// Y8–Y11 the row indices, Y12 scratch, Y13 0x80 bytes, Y14 int16 ones, Y15
-// the nibble mask.
+// Registers of the one-column kernels: Y0–Y3 the rows' sums, Y4 the
+// group's scales, Y5–Y7 scratch, Y8–Y11 the row indices, Y12 scratch, Y13
+// 0x80 bytes, Y14 int16 ones, Y15 the nibble mask. The four-column Q4_0
+// kernel keeps one row's four sums in Y0–Y3, the row indices in Y12 and
+// its scratch in Y8/Y9.
 
 #define AVX2PROLOGUE \
 	MOVQ w+0(FP), SI \
@@ -521,6 +523,64 @@ TEXT ·gemm1Q4_0AVX2(SB), NOSPLIT, $0-48
 // func gemm1Q8_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q8_0AVX2(SB), NOSPLIT, $0-48
 	KERNELA(A8, 16, 80, 144, 208, 272, a1q8loop, NOSETUP)
+
+// A4COL accumulates one activation row (values at X0 and X32, scales at
+// X64, corrections at X96) into ACC for the Q4_0 row split into Y5/Y6
+// whose spread scales are in Y7: A4 and FINISH, with the same integer and
+// float operations, keeping Y5–Y7 for the next column.
+#define A4COL(X0, X32, X64, X96, ACC) \
+	VPMADDUBSW X0, Y5, Y8 \
+	VPMADDUBSW X32, Y6, Y9 \
+	VPADDW Y9, Y8, Y8 \
+	VPMADDWD Y14, Y8, Y8 \
+	VPADDD X96, Y8, Y8 \
+	VCVTDQ2PS Y8, Y8 \
+	VMULPS X64, Y7, Y9 \
+	VFMADD231PS Y9, Y8, ACC
+
+// A4PASS accumulates the Q4_0 row at OFF of every pair (row indices at IDX
+// of rowidx) for the four columns into Y0–Y3, over all pairs, and stores
+// its sums at SOFF(DX) of each column: the four-column kernel goes over
+// the group once per row, its four sums in registers.
+#define A4PASS(OFF, IDX, SOFF, LOOP) \
+	MOVQ w+0(FP), SI \
+	MOVQ x+8(FP), DI \
+	MOVQ np+16(FP), CX \
+	ZERO4 \
+	VMOVDQU rowidx<>+IDX(SB), Y12 \
+LOOP: \
+	VCVTPH2PS (SI), Y4 \
+	VPERMPS Y4, Y12, Y7 \
+	VMOVDQU OFF(SI), Y5 \
+	VPSRLW $4, Y5, Y6 \
+	VPAND Y15, Y5, Y5 \
+	VPAND Y15, Y6, Y6 \
+	A4COL((DI), 32(DI), 64(DI), 96(DI), Y0) \
+	A4COL((DI)(R9*1), 32(DI)(R9*1), 64(DI)(R9*1), 96(DI)(R9*1), Y1) \
+	A4COL((DI)(R9*2), 32(DI)(R9*2), 64(DI)(R9*2), 96(DI)(R9*2), Y2) \
+	A4COL((DI)(R10*1), 32(DI)(R10*1), 64(DI)(R10*1), 96(DI)(R10*1), Y3) \
+	ADDQ $144, SI \
+	SUBQ $-128, DI \
+	DECQ CX \
+	JNZ  LOOP \
+	STOREROW(SOFF)
+
+// func gemm4Q4_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm4Q4_0AVX2(SB), NOSPLIT, $0-48
+	MOVQ xstride+24(FP), R9
+	LEAQ (R9)(R9*2), R10
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R11
+	BCAST32($0x00010001, X14, Y14)
+	BCAST32($0x0f0f0f0f, X15, Y15)
+	A4PASS(16, 0, 0, a4q4r0)
+	A4PASS(48, 32, 4, a4q4r1)
+	A4PASS(80, 64, 8, a4q4r2)
+	A4PASS(112, 96, 12, a4q4r3)
+	VZEROUPPER
+	RET
 
 // AF4SETUP puts the MXFP4 lookup table in Y13 (the 0x80 bytes of A8).
 #define AF4SETUP \

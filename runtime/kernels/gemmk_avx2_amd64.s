@@ -63,11 +63,7 @@
 LOOP: \
 	SB \
 	KNEXT(STEP, LOOP) \
-	HSUMS4(Y0, Y1, Y2, Y3, X0, X1) \
-	VMOVSS X0, OFF(DX) \
-	VEXTRACTPS $1, X0, OFF(DX)(R8*1) \
-	VEXTRACTPS $2, X0, OFF(DX)(R8*2) \
-	VEXTRACTPS $3, X0, OFF(DX)(R11*1)
+	STOREROW(OFF)
 
 // ---- Q6_K ----
 // Y4–Y7 the int32 lanes of columns 0–3, Y8 low nibbles as stored, Y9 the

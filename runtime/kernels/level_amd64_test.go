@@ -5,12 +5,12 @@ package kernels
 import "testing"
 
 // checkLevelKernels checks the tile kernels that tell the amd64 levels
-// apart: Q4_0 tiles of four columns only with VNNI, 512-bit half tiles
-// from avx512 on, K-quant tiles at every level.
+// apart: the eight-row Q8_0 tiles only with VNNI, 512-bit half tiles from
+// avx512 on, four-column K-quant tiles at every level.
 func checkLevelKernels(t *testing.T, level string) {
 	t.Helper()
 	k := impl()
-	vnni := k.gemm[Q4_0].cols == 4
+	vnni := k.gemm[layoutQ8x8].one != nil
 	wideHalf := k.half[0].step == 16
 	if level != "generic" && (k.gemm[Q4_K].wide == nil || k.gemm[Q6_K].wide == nil) {
 		t.Errorf("%s: no four-column K-quant tiles", level)
