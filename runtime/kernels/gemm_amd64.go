@@ -61,6 +61,9 @@ func gemm1Q4_0GFNI(w, x *byte, np, xstride int, out *float32, ostride int)
 //go:noescape
 func gemm1Q8_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 
+//go:noescape
+func gemm4Q8_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
+
 // hasVNNI reports whether this CPU runs the AVX-512 VNNI tile kernels (on
 // 256-bit vectors, with 32 registers).
 var hasVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
@@ -83,7 +86,7 @@ var gemmQ4_0GFNI = gemmSet{wide: gemm4Q4_0GFNI, one: gemm1Q4_0GFNI, cols: 4, ahe
 var (
 	gemmAVX2 = map[DType]gemmSet{
 		Q4_0:  {wide: gemm4Q4_0AVX2, one: gemm1Q4_0AVX2, cols: 4, ahead: true},
-		Q8_0:  {one: gemm1Q8_0AVX2, ahead: true},
+		Q8_0:  {wide: gemm4Q8_0AVX2, one: gemm1Q8_0AVX2, cols: 4, ahead: true},
 		MXFP4: {one: gemm1MXFP4AVX2, two: gemm2MXFP4AVX2, ahead: true},
 	}
 	gemmVNNI = map[DType]gemmSet{

@@ -421,9 +421,10 @@ TEXT ·gemm1MXFP4VBMI(SB), NOSPLIT, $0-48
 
 // Registers of the one-column kernels: Y0–Y3 the rows' sums, Y4 the
 // group's scales, Y5–Y7 scratch, Y8–Y11 the row indices, Y12 scratch, Y13
-// 0x80 bytes, Y14 int16 ones, Y15 the nibble mask. The four-column Q4_0
-// kernel keeps one row's four sums in Y0–Y3, the row indices in Y12 and
-// its scratch in Y8/Y9.
+// 0x80 bytes, Y14 int16 ones, Y15 the nibble mask. The four-column
+// kernels keep one row's four sums in Y0–Y3, its weights in Y5/Y6 (and
+// Y10/Y11), its spread scales in Y7, the row indices in Y12 and their
+// scratch in Y8/Y9.
 
 #define AVX2PROLOGUE \
 	MOVQ w+0(FP), SI \
@@ -538,11 +539,45 @@ TEXT ·gemm1Q8_0AVX2(SB), NOSPLIT, $0-48
 	VMULPS X64, Y7, Y9 \
 	VFMADD231PS Y9, Y8, ACC
 
-// A4PASS accumulates the Q4_0 row at OFF of every pair (row indices at IDX
-// of rowidx) for the four columns into Y0–Y3, over all pairs, and stores
-// its sums at SOFF(DX) of each column: the four-column kernel goes over
+// A4ROW splits the Q4_0 row at OFF(SI) into Y5 (low nibbles) and Y6.
+#define A4ROW(OFF) \
+	VMOVDQU OFF(SI), Y5 \
+	VPSRLW $4, Y5, Y6 \
+	VPAND Y15, Y5, Y5 \
+	VPAND Y15, Y6, Y6
+
+// A8ROW loads the two halves of the Q8_0 row at OFF(SI) as signed bytes
+// into Y5 and Y6 and their magnitudes into Y10 and Y11 (Y13 the 0x80
+// bytes).
+#define A8ROW(OFF) \
+	VPXOR OFF(SI), Y13, Y5 \
+	VPXOR 32+OFF(SI), Y13, Y6 \
+	VPABSB Y5, Y10 \
+	VPABSB Y6, Y11
+
+// A8COL is A4COL for the Q8_0 row of A8ROW: A8 and FINISH, with the same
+// integer and float operations (the sign of each weight moved onto the
+// activation, as in HALF8).
+#define A8COL(X0, X32, X64, X96, ACC) \
+	VMOVDQU X0, Y8 \
+	VPSIGNB Y5, Y8, Y8 \
+	VPMADDUBSW Y8, Y10, Y8 \
+	VPMADDWD Y14, Y8, Y8 \
+	VMOVDQU X32, Y9 \
+	VPSIGNB Y6, Y9, Y9 \
+	VPMADDUBSW Y9, Y11, Y9 \
+	VPMADDWD Y14, Y9, Y9 \
+	VPADDD Y9, Y8, Y8 \
+	VCVTDQ2PS Y8, Y8 \
+	VMULPS X64, Y7, Y9 \
+	VFMADD231PS Y9, Y8, ACC
+
+// TILEPASS accumulates the row at OFF of every pair (ROW loads it, COL
+// multiplies it with one column; row indices at IDX of rowidx, STEP bytes
+// per pair) for the four columns into Y0–Y3, over all pairs, and stores
+// its sums at SOFF(DX) of each column: the four-column kernels go over
 // the group once per row, its four sums in registers.
-#define A4PASS(OFF, IDX, SOFF, LOOP) \
+#define TILEPASS(ROW, COL, OFF, IDX, STEP, SOFF, LOOP) \
 	MOVQ w+0(FP), SI \
 	MOVQ x+8(FP), DI \
 	MOVQ np+16(FP), CX \
@@ -551,34 +586,47 @@ TEXT ·gemm1Q8_0AVX2(SB), NOSPLIT, $0-48
 LOOP: \
 	VCVTPH2PS (SI), Y4 \
 	VPERMPS Y4, Y12, Y7 \
-	VMOVDQU OFF(SI), Y5 \
-	VPSRLW $4, Y5, Y6 \
-	VPAND Y15, Y5, Y5 \
-	VPAND Y15, Y6, Y6 \
-	A4COL((DI), 32(DI), 64(DI), 96(DI), Y0) \
-	A4COL((DI)(R9*1), 32(DI)(R9*1), 64(DI)(R9*1), 96(DI)(R9*1), Y1) \
-	A4COL((DI)(R9*2), 32(DI)(R9*2), 64(DI)(R9*2), 96(DI)(R9*2), Y2) \
-	A4COL((DI)(R10*1), 32(DI)(R10*1), 64(DI)(R10*1), 96(DI)(R10*1), Y3) \
-	ADDQ $144, SI \
+	ROW(OFF) \
+	COL((DI), 32(DI), 64(DI), 96(DI), Y0) \
+	COL((DI)(R9*1), 32(DI)(R9*1), 64(DI)(R9*1), 96(DI)(R9*1), Y1) \
+	COL((DI)(R9*2), 32(DI)(R9*2), 64(DI)(R9*2), 96(DI)(R9*2), Y2) \
+	COL((DI)(R10*1), 32(DI)(R10*1), 64(DI)(R10*1), 96(DI)(R10*1), Y3) \
+	ADDQ $STEP, SI \
 	SUBQ $-128, DI \
 	DECQ CX \
 	JNZ  LOOP \
 	STOREROW(SOFF)
 
+// TILEARGS loads the arguments of a four-column AVX2 kernel that stay
+// (TILEPASS loads the others per row) and the constants.
+#define TILEARGS \
+	MOVQ xstride+24(FP), R9 \
+	LEAQ (R9)(R9*2), R10 \
+	MOVQ out+32(FP), DX \
+	MOVQ ostride+40(FP), R8 \
+	SHLQ $2, R8 \
+	LEAQ (R8)(R8*2), R11 \
+	BCAST32($0x80808080, X13, Y13) \
+	BCAST32($0x00010001, X14, Y14) \
+	BCAST32($0x0f0f0f0f, X15, Y15)
+
 // func gemm4Q4_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4Q4_0AVX2(SB), NOSPLIT, $0-48
-	MOVQ xstride+24(FP), R9
-	LEAQ (R9)(R9*2), R10
-	MOVQ out+32(FP), DX
-	MOVQ ostride+40(FP), R8
-	SHLQ $2, R8
-	LEAQ (R8)(R8*2), R11
-	BCAST32($0x00010001, X14, Y14)
-	BCAST32($0x0f0f0f0f, X15, Y15)
-	A4PASS(16, 0, 0, a4q4r0)
-	A4PASS(48, 32, 4, a4q4r1)
-	A4PASS(80, 64, 8, a4q4r2)
-	A4PASS(112, 96, 12, a4q4r3)
+	TILEARGS
+	TILEPASS(A4ROW, A4COL, 16, 0, 144, 0, a4q4r0)
+	TILEPASS(A4ROW, A4COL, 48, 32, 144, 4, a4q4r1)
+	TILEPASS(A4ROW, A4COL, 80, 64, 144, 8, a4q4r2)
+	TILEPASS(A4ROW, A4COL, 112, 96, 144, 12, a4q4r3)
+	VZEROUPPER
+	RET
+
+// func gemm4Q8_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
+TEXT ·gemm4Q8_0AVX2(SB), NOSPLIT, $0-48
+	TILEARGS
+	TILEPASS(A8ROW, A8COL, 16, 0, 272, 0, a4q8r0)
+	TILEPASS(A8ROW, A8COL, 80, 32, 272, 4, a4q8r1)
+	TILEPASS(A8ROW, A8COL, 144, 64, 272, 8, a4q8r2)
+	TILEPASS(A8ROW, A8COL, 208, 96, 272, 12, a4q8r3)
 	VZEROUPPER
 	RET
 
