@@ -66,13 +66,14 @@ LOOP: \
 	STOREROW(OFF)
 
 // ---- Q6_K ----
-// Y4–Y7 the int32 lanes of columns 0–3, Y8 low nibbles as stored, Y9 the
-// values of one vector, Y10 high bit pairs as stored, Y11 and Y12 scratch,
-// Y13 the row's d, Y14 the 0x30 bytes, Y15 the 0x0f bytes. The stack holds
-// the row's scales: at 0 and 32 those of the even and odd sub-blocks as
-// two equal int16 per lane (VPMADDWD multiplies each product pair by its
-// lane's scale: the VNNI kernels' IE·sc_2j + IO·sc_2j+1 summed vector by
-// vector), at 64 and 96 as int32 (for the offset terms).
+// Y4–Y7 the int32 lanes of columns 0–3, Y8 low nibbles as stored, Y9 and
+// Y11 the values of two vectors, Y10 high bit pairs as stored, Y12 and Y13
+// scratch (Y13 the row's d at the end), Y14 the 0x30 bytes, Y15 the 0x0f
+// bytes. The stack holds the row's scales: at 0 and 32 those of the even
+// and odd sub-blocks as two equal int16 per lane (VPMADDWD multiplies each
+// lane's products by its scale: the VNNI kernels' IE·sc_2j + IO·sc_2j+1
+// summed two vectors at a time), at 64 and 96 as int32 (for the offset
+// terms).
 
 #define Q6CONST \
 	BCAST32($0x30303030, X14, Y14) \
@@ -88,12 +89,10 @@ LOOP: \
 	VMOVDQU Y12, W(SP)
 
 // Q6SC stores the scales of the row (int8 at SC, the even sub-blocks then
-// the odd ones) and sets Y13 to its d (a half at D).
-#define Q6SC(D, SC) \
+// the odd ones).
+#define Q6SC(SC) \
 	Q6SCW(SC, 0, 64) \
-	Q6SCW(8+SC, 32, 96) \
-	VPBROADCASTW D(SI), X13 \
-	VCVTPH2PS X13, Y13
+	Q6SCW(8+SC, 32, 96)
 
 // Q6BASE sets I to the offset terms of one column, −32·Σ x of the even
 // and odd sub-blocks (at E and O) times their scales.
@@ -104,55 +103,56 @@ LOOP: \
 	VPMULLD O, Y12, Y12 \
 	VPADDD Y12, I, I
 
-// Q6MUL adds the products of Y9 with the activations at X, times the
-// scale words at SCW(SP), to I.
-#define Q6MUL(X, SCW, I) \
-	VPMADDUBSW X, Y9, Y12 \
+// Q6MUL adds the products of Y9 and Y11 with the activations at X0 and
+// X1, times the scale words at SCW(SP), to I. The int16 sums of the two
+// products do not saturate (at most 2·2·63·128).
+#define Q6MUL(X0, X1, SCW, I) \
+	VPMADDUBSW X0, Y9, Y12 \
+	VPMADDUBSW X1, Y11, Y13 \
+	VPADDW Y13, Y12, Y12 \
 	VPMADDWD SCW(SP), Y12, Y12 \
 	VPADDD Y12, I, I
 
-#define Q6MUL4(OFF, SCW) \
-	Q6MUL(OFF(DI), SCW, Y4) \
-	Q6MUL(OFF(DI)(R9*1), SCW, Y5) \
-	Q6MUL(OFF(DI)(R9*2), SCW, Y6) \
-	Q6MUL(OFF(DI)(R10*1), SCW, Y7)
+#define Q6MUL4(O0, O1, SCW) \
+	Q6MUL(O0(DI), O1(DI), SCW, Y4) \
+	Q6MUL(O0(DI)(R9*1), O1(DI)(R9*1), SCW, Y5) \
+	Q6MUL(O0(DI)(R9*2), O1(DI)(R9*2), SCW, Y6) \
+	Q6MUL(O0(DI)(R10*1), O1(DI)(R10*1), SCW, Y7)
 
-#define Q6MUL1(OFF, SCW) Q6MUL(OFF(DI), SCW, Y4)
+#define Q6MUL1(O0, O1, SCW) Q6MUL(O0(DI), O1(DI), SCW, Y4)
 
-// Q6LO and Q6HI set Y9 to the low or high nibbles of Y8; Q6OR adds the
-// bit pairs that T holds in bits 4 and 5.
-#define Q6LO VPAND Y15, Y8, Y9
-
-#define Q6HI \
-	VPSRLW $4, Y8, Y9 \
-	VPAND Y15, Y9, Y9
-
-#define Q6OR(T) \
-	VPAND Y14, T, Y11 \
-	VPOR Y11, Y9, Y9
+// Q6OR adds to V the bit pairs that T holds in bits 4 and 5.
+#define Q6OR(T, V) \
+	VPAND Y14, T, Y13 \
+	VPOR Y13, V, V
 
 // Q6HALF builds activation vectors A/32 to A/32+3 of the row (low nibbles
-// at QL, bit pairs at QH) and multiplies each with MUL (Q6MUL4 or Q6MUL1),
-// the scale words at SCW.
+// at QL, bit pairs at QH), two at a time in Y9 and Y11, and multiplies
+// them with MUL (Q6MUL4 or Q6MUL1), the scale words at SCW.
 #define Q6HALF(MUL, A, QL, QH, SCW) \
 	VMOVDQU QH(SI), Y10 \
 	VMOVDQU QL(SI), Y8 \
-	Q6LO \
-	VPSLLW $4, Y10, Y11 \
-	Q6OR(Y11) \
-	MUL(A, SCW) \
-	Q6HI \
-	VPSLLW $2, Y10, Y11 \
-	Q6OR(Y11) \
-	MUL(32+A, SCW) \
+	VPAND Y15, Y8, Y9 \
+	VPSLLW $4, Y10, Y13 \
+	Q6OR(Y13, Y9) \
+	VPSRLW $4, Y8, Y11 \
+	VPAND Y15, Y11, Y11 \
+	VPSLLW $2, Y10, Y13 \
+	Q6OR(Y13, Y11) \
+	MUL(A, 32+A, SCW) \
 	VMOVDQU 32+QL(SI), Y8 \
-	Q6LO \
-	Q6OR(Y10) \
-	MUL(64+A, SCW) \
-	Q6HI \
-	VPSRLW $2, Y10, Y11 \
-	Q6OR(Y11) \
-	MUL(96+A, SCW)
+	VPAND Y15, Y8, Y9 \
+	Q6OR(Y10, Y9) \
+	VPSRLW $4, Y8, Y11 \
+	VPAND Y15, Y11, Y11 \
+	VPSRLW $2, Y10, Y13 \
+	Q6OR(Y13, Y11) \
+	MUL(64+A, 96+A, SCW)
+
+// Q6D sets Y13 to the row's d (a half at D).
+#define Q6D(D) \
+	VPBROADCASTW D(SI), X13 \
+	VCVTPH2PS X13, Y13
 
 // Q6F accumulates the lanes I of one column (activation scales at XD) into
 // ACC as the VNNI kernels' Q6FIN does, with the row's d in Y13.
@@ -164,13 +164,14 @@ LOOP: \
 // Q6SB4 accumulates one super-block of the row at offsets D, SC, QL, QH
 // into Y0–Y3 (columns 0–3).
 #define Q6SB4(D, SC, QL, QH) \
-	Q6SC(D, SC) \
+	Q6SC(SC) \
 	Q6BASE(256(DI), 288(DI), Y4) \
 	Q6BASE(256(DI)(R9*1), 288(DI)(R9*1), Y5) \
 	Q6BASE(256(DI)(R9*2), 288(DI)(R9*2), Y6) \
 	Q6BASE(256(DI)(R10*1), 288(DI)(R10*1), Y7) \
 	Q6HALF(Q6MUL4, 0, QL, QH, 0) \
 	Q6HALF(Q6MUL4, 128, 64+QL, 32+QH, 32) \
+	Q6D(D) \
 	Q6F(Y4, 352(DI), Y0) \
 	Q6F(Y5, 352(DI)(R9*1), Y1) \
 	Q6F(Y6, 352(DI)(R9*2), Y2) \
@@ -189,10 +190,11 @@ TEXT ·gemm4Q6_KAVX2(SB), NOSPLIT, $128-48
 
 // Q6SB1 is Q6SB4 for one column, into ACC.
 #define Q6SB1(D, SC, QL, QH, ACC) \
-	Q6SC(D, SC) \
+	Q6SC(SC) \
 	Q6BASE(256(DI), 288(DI), Y4) \
 	Q6HALF(Q6MUL1, 0, QL, QH, 0) \
 	Q6HALF(Q6MUL1, 128, 64+QL, 32+QH, 32) \
+	Q6D(D) \
 	Q6F(Y4, 352(DI), ACC)
 
 // func gemm1Q6_KAVX2(w, x *byte, np, xstride int, out *float32, ostride int)
