@@ -3,6 +3,7 @@
 package model_test
 
 import (
+	"os"
 	goruntime "runtime"
 	"strconv"
 	"testing"
@@ -33,14 +34,24 @@ const (
 // far less than the wall clock (and which no idle worker's spinning
 // inflates): cpu-ns/token of one sequence over that of eight
 // (cpu-ratio) is about the throughput eight streams give over one while
-// both are bound by the work of a step.
+// both are bound by the work of a step. MLX_BENCH_THREADS=N runs the steps
+// on a pool of N threads instead, as the server does; then only the wall
+// clock (ns/token) means anything.
 //
 //	MLX_BENCH_GGUF=FILE go test ./runtime/model -run '^$' -bench RealShapeStreams -benchtime 40x
 func BenchmarkRealShapeStreams(b *testing.B) {
 	r := openRealShape(b)
 	goruntime.LockOSThread()
 	defer goruntime.UnlockOSThread()
-	pool := kernels.NewPool(1)
+	threads := 1
+	if v := os.Getenv("MLX_BENCH_THREADS"); v != "" {
+		t, err := strconv.Atoi(v)
+		if err != nil || t < 1 || t > 256 {
+			b.Fatalf("MLX_BENCH_THREADS=%q: want a thread count from 1 to 256", v)
+		}
+		threads = t
+	}
+	pool := kernels.NewPool(threads)
 	b.Cleanup(pool.Close)
 	seqs := []int{1, 8}
 	rooms, steps := make([]func(), len(seqs)), make([]func(), len(seqs))
