@@ -31,10 +31,15 @@ type gemmSet struct {
 	// for up to prefetchBytes of the group ahead as the tiles compute, so
 	// that reading the weights from memory overlaps computing.
 	ahead bool
-	// stream: the kernels also ask for the next group's weights as they
-	// go, and a decode step reads the matrix in long chunks
-	// (streamChunkRows). Only the eight-row layout streams: the four-row
-	// layouts are slower with the long chunks.
+	// inloop: the kernels themselves ask for the next group's weights a
+	// pair at a time as they compute (PFF4), so packedChunk asks only for
+	// the start of a chunk: one request per group, all at once, stalls
+	// the kernel that issues it.
+	inloop bool
+	// stream: a decode step reads the matrix in long chunks
+	// (streamChunkRows), for the eight-row layout, whose kernels also ask
+	// for the next group's weights as they go. The four-row layouts do
+	// not read faster with the long chunks.
 	stream bool
 }
 
@@ -61,9 +66,11 @@ func (w *Matrix) packedFor(k *kernelSet) bool {
 // group is read from memory once. For kernels that ask ahead (gemmSet.ahead)
 // the first prefetchBytes of the group ahead are asked for while the tiles
 // compute, so that reading overlaps computing (the hardware prefetcher
-// alone does not run far enough ahead). With many activation rows (a
-// prompt chunk) every tile meets the whole chunk of weights in turn, which
-// stays in cache while the activations stream past.
+// alone does not run far enough ahead); for kernels that ask ahead
+// themselves as they go (gemmSet.inloop), only the start of the chunk is
+// asked for. With many activation rows (a prompt chunk) every tile meets
+// the whole chunk of weights in turn, which stays in cache while the
+// activations stream past.
 func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 	j := &p.mm
 	w := pt.w
@@ -76,12 +83,12 @@ func (p *Pool) packedChunk(s *workerScratch, pt *mmPart, r0, r1 int) {
 	if n <= groupOuterRows {
 		gb := w.groupBytes()
 		g0, g1, ahead := r0/gr, (r1+gr-1)/gr, max(1, prefetchBytes/gb)
-		ask := j.k.gemm[w.layout].ahead
+		ask, each := j.k.gemm[w.layout].ahead, !j.k.gemm[w.layout].inloop
 		if ask {
 			j.k.prefetchRows(unsafe.Pointer(&w.packed[g0*gb]), 1, min(min(ahead, g1-g0)*gb, prefetchBytes), 0)
 		}
 		for g := g0; g < g1; g++ {
-			if ask && g+ahead < g1 {
+			if ask && each && g+ahead < g1 {
 				j.k.prefetchRows(unsafe.Pointer(&w.packed[(g+ahead)*gb]), 1, min(gb, prefetchBytes), 0)
 			}
 			p.packedTiles(s, pt, g*gr, min((g+1)*gr, r1), 0, n)

@@ -77,7 +77,7 @@ var hasGFNI = hasVNNI && cpu.X86.HasAVX512GFNI
 var hasVBMI = hasGFNI && cpu.X86.HasAVX512VBMI
 
 // gemmMXFP4VBMI is the MXFP4 entry of gemmVNNI where hasVBMI.
-var gemmMXFP4VBMI = gemmSet{wide: gemm4MXFP4VBMI, three: gemm3MXFP4VBMI, two: gemm2MXFP4VBMI, one: gemm1MXFP4VBMI, cols: 4, ahead: true}
+var gemmMXFP4VBMI = gemmSet{wide: gemm4MXFP4VBMI, three: gemm3MXFP4VBMI, two: gemm2MXFP4VBMI, one: gemm1MXFP4VBMI, cols: 4, ahead: true, inloop: true}
 
 // gemmQ4_0GFNI is the Q4_0 entry of gemmVNNI where hasGFNI.
 var gemmQ4_0GFNI = gemmSet{wide: gemm4Q4_0GFNI, one: gemm1Q4_0GFNI, cols: 4, ahead: true}
@@ -87,12 +87,12 @@ var (
 	gemmAVX2 = map[DType]gemmSet{
 		Q4_0:  {wide: gemm4Q4_0AVX2, one: gemm1Q4_0AVX2, cols: 4, ahead: true},
 		Q8_0:  {wide: gemm4Q8_0AVX2, one: gemm1Q8_0AVX2, cols: 4, ahead: true},
-		MXFP4: {one: gemm1MXFP4AVX2, two: gemm2MXFP4AVX2, ahead: true},
+		MXFP4: {one: gemm1MXFP4AVX2, two: gemm2MXFP4AVX2, ahead: true, inloop: true},
 	}
 	gemmVNNI = map[DType]gemmSet{
 		Q4_0:       {wide: gemm4Q4_0VNNI, one: gemm1Q4_0VNNI, cols: 4, ahead: true},
 		Q8_0:       {wide: gemm4Q8_0VNNI, one: gemm1Q8_0VNNI, cols: 4, ahead: true},
-		MXFP4:      {wide: gemm4MXFP4VNNI, three: gemm3MXFP4VNNI, two: gemm2MXFP4VNNI, one: gemm1MXFP4VNNI, cols: 4, ahead: true},
+		MXFP4:      {wide: gemm4MXFP4VNNI, three: gemm3MXFP4VNNI, two: gemm2MXFP4VNNI, one: gemm1MXFP4VNNI, cols: 4, ahead: true, inloop: true},
 		layoutQ8x8: {wide: gemm8x8Q8_0, one: gemm8x1Q8_0, cols: 8, ahead: true, stream: true},
 	}
 )

@@ -57,10 +57,9 @@ GLOBL nibbles0f<>(SB), RODATA|NOPTR, $32
 // ---- AVX-512 VNNI (256-bit vectors, 32 registers) ----
 
 // Registers: SI weights, DI activations, CX pairs left, R9 xstride, R10
-// 3*xstride, DX out, R8 ostride in bytes. Y16 the group's scales, Y17/Y18
-// the row's lo/hi weights, Y19 the row's scale products, Y20 scratch, Y21
-// the bit matrix of W4G,
-// Y22–Y25 the corrections of the columns, Y26–Y29 the columns' scale
+// 3*xstride, DX out, R8 ostride in bytes, R11 the distance of PFF4. Y16
+// the group's scales, Y17/Y18 the row's lo/hi weights, Y19 the row's scale
+// products, Y20 scratch, Y21 the bit matrix of W4G, Y22–Y25 the corrections of the columns, Y26–Y29 the columns' scale
 // products, Y30 the scale transposition, Y31 the nibble mask.
 
 // W4 loads the 64 nibbles of a Q4_0 row at OFF(SI) as lo/hi bytes.
@@ -92,9 +91,30 @@ GLOBL nibbles0f<>(SB), RODATA|NOPTR, $32
 #define NOSETUP
 
 // MXFP4SETUP replaces the nibble mask in Y31 with the MXFP4 lookup table
-// (mxfp4.go): WF4 masks with the constant in memory instead.
+// (mxfp4.go): WF4 masks with the constant in memory instead. It also sets
+// the prefetch distance of PFF4.
 #define MXFP4SETUP \
-	VBROADCASTI32X4 mxfp4lut16<>(SB), Y31
+	VBROADCASTI32X4 mxfp4lut16<>(SB), Y31 \
+	PFDISTF4
+
+// NOPF is the PF of the kernels that leave asking ahead to packedChunk.
+#define NOPF
+
+// PFDISTF4 sets R11, the distance of PFF4, to one group: np pairs (CX) of
+// 144 bytes.
+#define PFDISTF4 \
+	MOVQ CX, R11 \
+	IMULQ $144, R11
+
+// PFF4 asks for the pair at the same place of the group R11 bytes on in
+// the L2 cache while this one computes (three lines cover its 144 bytes,
+// wherever it starts): spread over the loop, so that a decode step's MXFP4
+// weights stream from memory steadily while the kernel computes, rather
+// than in one burst per group that stalls it (gemmSet.inloop).
+#define PFF4 \
+	PREFETCHT1 (SI)(R11*1) \
+	PREFETCHT1 64(SI)(R11*1) \
+	PREFETCHT1 128(SI)(R11*1)
 
 // WF4 loads the 64 nibbles of an MXFP4 row at OFF(SI) as lo/hi bytes of the
 // doubled E2M1 values plus 16.
@@ -191,15 +211,17 @@ GLOBL nibbles0f<>(SB), RODATA|NOPTR, $32
 
 // KERNEL4 is the loop of a four-column kernel: W loads a row (W4, W8 or
 // WF4) from offsets O0–O3, pairs of STEP bytes, corrections scaled by
-// SHIFT, after SETUP (NOSETUP, or MXFP4SETUP for WF4).
+// SHIFT, after SETUP (NOSETUP, or MXFP4SETUP for WF4), asking ahead with
+// PF (NOPF, or PFF4 after MXFP4SETUP).
 // The 16 scale products of a pair take four multiplies and a shuffle each,
 // not sixteen multiplies: the vector ports are the bound of this loop.
-#define KERNEL4(W, SHIFT, O0, O1, O2, O3, STEP, LOOP, SETUP) \
+#define KERNEL4(W, SHIFT, O0, O1, O2, O3, STEP, LOOP, SETUP, PF) \
 	VNNIARGS \
 	SETUP \
 	VMOVDQU32 transidx<>+0(SB), Y30 \
 	ZERO16 \
 LOOP: \
+	PF \
 	SCALES4 \
 	CORR4(SHIFT) \
 	W(O0) \
@@ -218,15 +240,15 @@ LOOP: \
 
 // func gemm4Q4_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4Q4_0VNNI(SB), NOSPLIT, $0-48
-	KERNEL4(W4, SHL0, 16, 48, 80, 112, 144, g4q4loop, NOSETUP)
+	KERNEL4(W4, SHL0, 16, 48, 80, 112, 144, g4q4loop, NOSETUP, NOPF)
 
 // func gemm4Q4_0GFNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4Q4_0GFNI(SB), NOSPLIT, $0-48
-	KERNEL4(W4G, SHL0, 16, 48, 80, 112, 144, g4q4gloop, GFNISETUP)
+	KERNEL4(W4G, SHL0, 16, 48, 80, 112, 144, g4q4gloop, GFNISETUP, NOPF)
 
 // func gemm4Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4Q8_0VNNI(SB), NOSPLIT, $0-48
-	KERNEL4(W8, SHL4, 16, 80, 144, 208, 272, g4q8loop, NOSETUP)
+	KERNEL4(W8, SHL4, 16, 80, 144, 208, 272, g4q8loop, NOSETUP, NOPF)
 
 // ROW2 accumulates the loaded row (SEL 0x55 times its index) into A0, A1
 // (columns 0, 1), with the scale products in Y26, Y27.
@@ -245,12 +267,13 @@ TEXT ·gemm4Q8_0VNNI(SB), NOSPLIT, $0-48
 // KERNEL2 is the loop of a two-column kernel, KERNEL4 on the first two
 // columns: an expert that two of a decode step's rows chose decodes its
 // weights once for both, where two one-column passes decode them twice.
-#define KERNEL2(W, SHIFT, O0, O1, O2, O3, STEP, LOOP, SETUP) \
+#define KERNEL2(W, SHIFT, O0, O1, O2, O3, STEP, LOOP, SETUP, PF) \
 	VNNIARGS \
 	SETUP \
 	VMOVDQU32 transidx<>+0(SB), Y30 \
 	ZERO8 \
 LOOP: \
+	PF \
 	VCVTPH2PS (SI), Y16 \
 	VPERMPS Y16, Y30, Y16 \
 	VMULPS 64(DI), Y16, Y26 \
@@ -292,7 +315,7 @@ LOOP: \
 // KERNEL3 is the loop of a three-column kernel, KERNEL4 on the first three
 // columns: an expert that three of a decode step's rows chose, which the
 // four-column kernel would compute with a fourth, wasted, column.
-#define KERNEL3(W, SHIFT, O0, O1, O2, O3, STEP, LOOP, SETUP) \
+#define KERNEL3(W, SHIFT, O0, O1, O2, O3, STEP, LOOP, SETUP, PF) \
 	VNNIARGS \
 	SETUP \
 	VMOVDQU32 transidx<>+0(SB), Y30 \
@@ -302,6 +325,7 @@ LOOP: \
 	VXORPS Y10, Y10, Y10 \
 	VXORPS Y11, Y11, Y11 \
 LOOP: \
+	PF \
 	VCVTPH2PS (SI), Y16 \
 	VPERMPS Y16, Y30, Y16 \
 	VMULPS 64(DI), Y16, Y26 \
@@ -348,12 +372,13 @@ LOOP: \
 // KERNEL1 is the loop of a one-column kernel, in the terms of KERNEL4: the
 // eight scale products of a pair take one multiply after the transposition,
 // and a row picks its own with a shuffle, as in KERNEL4.
-#define KERNEL1(W, SHIFT, O0, O1, O2, O3, STEP, LOOP, SETUP) \
+#define KERNEL1(W, SHIFT, O0, O1, O2, O3, STEP, LOOP, SETUP, PF) \
 	VNNIARGS \
 	SETUP \
 	VMOVDQU32 transidx<>+0(SB), Y30 \
 	ZERO4 \
 LOOP: \
+	PF \
 	VCVTPH2PS (SI), Y16 \
 	VPERMPS Y16, Y30, Y16 \
 	VMULPS 64(DI), Y16, Y26 \
@@ -375,51 +400,52 @@ LOOP: \
 
 // func gemm1Q4_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q4_0VNNI(SB), NOSPLIT, $0-48
-	KERNEL1(W4, SHL0, 16, 48, 80, 112, 144, g1q4loop, NOSETUP)
+	KERNEL1(W4, SHL0, 16, 48, 80, 112, 144, g1q4loop, NOSETUP, NOPF)
 
 // func gemm1Q4_0GFNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q4_0GFNI(SB), NOSPLIT, $0-48
-	KERNEL1(W4G, SHL0, 16, 48, 80, 112, 144, g1q4gloop, GFNISETUP)
+	KERNEL1(W4G, SHL0, 16, 48, 80, 112, 144, g1q4gloop, GFNISETUP, NOPF)
 
 // func gemm1Q8_0VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q8_0VNNI(SB), NOSPLIT, $0-48
-	KERNEL1(W8, SHL4, 16, 80, 144, 208, 272, g1q8loop, NOSETUP)
+	KERNEL1(W8, SHL4, 16, 80, 144, 208, 272, g1q8loop, NOSETUP, NOPF)
 
 // func gemm4MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4MXFP4VNNI(SB), NOSPLIT, $0-48
-	KERNEL4(WF4, SHL1, 16, 48, 80, 112, 144, g4f4loop, MXFP4SETUP)
+	KERNEL4(WF4, SHL1, 16, 48, 80, 112, 144, g4f4loop, MXFP4SETUP, PFF4)
 
 // func gemm3MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm3MXFP4VNNI(SB), NOSPLIT, $0-48
-	KERNEL3(WF4, SHL1, 16, 48, 80, 112, 144, g3f4loop, MXFP4SETUP)
+	KERNEL3(WF4, SHL1, 16, 48, 80, 112, 144, g3f4loop, MXFP4SETUP, PFF4)
 
 // func gemm2MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm2MXFP4VNNI(SB), NOSPLIT, $0-48
-	KERNEL2(WF4, SHL1, 16, 48, 80, 112, 144, g2f4loop, MXFP4SETUP)
+	KERNEL2(WF4, SHL1, 16, 48, 80, 112, 144, g2f4loop, MXFP4SETUP, PFF4)
 
 // func gemm1MXFP4VNNI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1MXFP4VNNI(SB), NOSPLIT, $0-48
-	KERNEL1(WF4, SHL1, 16, 48, 80, 112, 144, g1f4loop, MXFP4SETUP)
+	KERNEL1(WF4, SHL1, 16, 48, 80, 112, 144, g1f4loop, MXFP4SETUP, PFF4)
 
 // func gemm4MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm4MXFP4VBMI(SB), NOSPLIT, $0-48
-	KERNEL4(WF4B, SHL1, 16, 48, 80, 112, 144, g4f4bloop, MXFP4BSETUP)
+	KERNEL4(WF4B, SHL1, 16, 48, 80, 112, 144, g4f4bloop, MXFP4BSETUP, PFF4)
 
 // func gemm3MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm3MXFP4VBMI(SB), NOSPLIT, $0-48
-	KERNEL3(WF4B, SHL1, 16, 48, 80, 112, 144, g3f4bloop, MXFP4BSETUP)
+	KERNEL3(WF4B, SHL1, 16, 48, 80, 112, 144, g3f4bloop, MXFP4BSETUP, PFF4)
 
 // func gemm2MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm2MXFP4VBMI(SB), NOSPLIT, $0-48
-	KERNEL2(WF4B, SHL1, 16, 48, 80, 112, 144, g2f4bloop, MXFP4BSETUP)
+	KERNEL2(WF4B, SHL1, 16, 48, 80, 112, 144, g2f4bloop, MXFP4BSETUP, PFF4)
 
 // func gemm1MXFP4VBMI(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1MXFP4VBMI(SB), NOSPLIT, $0-48
-	KERNEL1(WF4B, SHL1, 16, 48, 80, 112, 144, g1f4bloop, MXFP4BSETUP)
+	KERNEL1(WF4B, SHL1, 16, 48, 80, 112, 144, g1f4bloop, MXFP4BSETUP, PFF4)
 
 // ---- AVX2 (16 registers) ----
 
-// Registers of the one-column kernels: Y0–Y3 the rows' sums, Y4 the
+// Registers of the one-column kernels (R11 the distance of PFF4 in the
+// MXFP4 ones): Y0–Y3 the rows' sums, Y4 the
 // group's scales, Y5–Y7 scratch, Y8–Y11 the row indices, Y12 scratch, Y13
 // 0x80 bytes, Y14 int16 ones, Y15 the nibble mask. The four-column
 // kernels keep one row's four sums in Y0–Y3, its weights in Y5/Y6 (and
@@ -501,11 +527,13 @@ TEXT ·gemm1MXFP4VBMI(SB), NOSPLIT, $0-48
 	FINISH(IDX, ACC)
 
 // KERNELA is the loop of an AVX2 kernel: A (A4, A8 or AF4) accumulates a
-// row from offsets O0–O3, pairs of STEP bytes, after SETUP.
-#define KERNELA(A, O0, O1, O2, O3, STEP, LOOP, SETUP) \
+// row from offsets O0–O3, pairs of STEP bytes, after SETUP, asking ahead
+// with PF (NOPF or PFF4).
+#define KERNELA(A, O0, O1, O2, O3, STEP, LOOP, SETUP, PF) \
 	AVX2PROLOGUE \
 	SETUP \
 LOOP: \
+	PF \
 	VCVTPH2PS (SI), Y4 \
 	A(O0, Y8, Y0) \
 	A(O1, Y9, Y1) \
@@ -519,11 +547,11 @@ LOOP: \
 
 // func gemm1Q4_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q4_0AVX2(SB), NOSPLIT, $0-48
-	KERNELA(A4, 16, 48, 80, 112, 144, a1q4loop, NOSETUP)
+	KERNELA(A4, 16, 48, 80, 112, 144, a1q4loop, NOSETUP, NOPF)
 
 // func gemm1Q8_0AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1Q8_0AVX2(SB), NOSPLIT, $0-48
-	KERNELA(A8, 16, 80, 144, 208, 272, a1q8loop, NOSETUP)
+	KERNELA(A8, 16, 80, 144, 208, 272, a1q8loop, NOSETUP, NOPF)
 
 // A4COL accumulates one activation row (values at X0 and X32, scales at
 // X64, corrections at X96) into ACC for the Q4_0 row split into Y5/Y6
@@ -630,13 +658,15 @@ TEXT ·gemm4Q8_0AVX2(SB), NOSPLIT, $0-48
 	VZEROUPPER
 	RET
 
-// AF4SETUP puts the MXFP4 lookup table in Y13 (the 0x80 bytes of A8).
+// AF4SETUP puts the MXFP4 lookup table in Y13 (the 0x80 bytes of A8) and
+// sets the distance of PFF4.
 #define AF4SETUP \
-	VBROADCASTI128 mxfp4lut16<>(SB), Y13
+	VBROADCASTI128 mxfp4lut16<>(SB), Y13 \
+	PFDISTF4
 
 // func gemm1MXFP4AVX2(w, x *byte, np, xstride int, out *float32, ostride int)
 TEXT ·gemm1MXFP4AVX2(SB), NOSPLIT, $0-48
-	KERNELA(AF4, 16, 48, 80, 112, 144, a1f4loop, AF4SETUP)
+	KERNELA(AF4, 16, 48, 80, 112, 144, a1f4loop, AF4SETUP, PFF4)
 
 // AF4COL accumulates one activation row (lo at XLO, hi at XHI, scales at
 // XS, correction at XC) into ACC for the MXFP4 row decoded in Y9/Y10 whose
@@ -686,8 +716,10 @@ TEXT ·gemm2MXFP4AVX2(SB), NOSPLIT, $0-48
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
+	PFDISTF4
 
 a2f4loop:
+	PFF4
 	VCVTPH2PS (SI), Y8
 	AF4X2(16, 0, Y0, Y1)
 	AF4X2(48, 32, Y2, Y3)
