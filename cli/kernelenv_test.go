@@ -29,3 +29,21 @@ func TestKernelEnvCap(t *testing.T) {
 		t.Errorf("MLX_CPU=avx9: %v, want an error naming MLX_CPU", err)
 	}
 }
+
+// TestKernelEnvHugePages checks that MLX_HUGEPAGES=1, and only that value,
+// turns huge pages for the packed weights on.
+func TestKernelEnvHugePages(t *testing.T) {
+	t.Cleanup(func() { kernels.SetHugePages(false) })
+	for _, tc := range []struct {
+		env  string
+		want bool
+	}{{"1", true}, {"", false}, {"0", false}, {"yes", false}} {
+		t.Setenv("MLX_HUGEPAGES", tc.env)
+		if err := applyKernelEnv(); err != nil {
+			t.Fatal(err)
+		}
+		if got := kernels.HugePages(); got != tc.want {
+			t.Errorf("MLX_HUGEPAGES=%q: huge pages %v, want %v", tc.env, got, tc.want)
+		}
+	}
+}

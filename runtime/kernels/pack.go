@@ -67,7 +67,7 @@ func (m *Matrix) pack() {
 		m.packKQuant()
 		return
 	}
-	m.packed = make([]byte, (m.Rows+m.groupRows()-1)/m.groupRows()*m.groupBytes())
+	m.packed = allocWeights((m.Rows + m.groupRows() - 1) / m.groupRows() * m.groupBytes())
 	if m.layout == layoutQ8x8 {
 		m.packParallel(m.packGroups8)
 		return

@@ -55,7 +55,7 @@ func (m *Matrix) packAffine() {
 		}
 	}
 	m.layout = Q4_0 // for groupBytes
-	m.packed = make([]byte, (m.Rows+groupRows-1)/groupRows*m.groupBytes())
+	m.packed = allocWeights((m.Rows + groupRows - 1) / groupRows * m.groupBytes())
 	m.packParallel(m.packGroups)
 	m.packBias()
 }

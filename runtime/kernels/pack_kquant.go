@@ -80,7 +80,7 @@ func packedAct(t DType) actKind {
 // packKQuant builds m.packed from m.Data for Q4_K and Q6_K, the groups split
 // across the cores.
 func (m *Matrix) packKQuant() {
-	m.packed = make([]byte, (m.Rows+groupRows-1)/groupRows*m.groupBytes())
+	m.packed = allocWeights((m.Rows + groupRows - 1) / groupRows * m.groupBytes())
 	m.packParallel(m.packKQuantGroups)
 }
 
