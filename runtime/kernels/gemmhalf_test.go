@@ -117,3 +117,21 @@ func BenchmarkHalfGemm(b *testing.B) {
 		}
 	}
 }
+
+// TestHalfDecodeLongChunks checks that one activation row over F16 or BF16
+// weights is split into the long chunks of streamChunkRows, and several
+// rows into the short chunks of chunkRows.
+func TestHalfDecodeLongChunks(t *testing.T) {
+	const rows, cols = 4096, 64
+	p := NewPool(2)
+	defer p.Close()
+	for _, typ := range []DType{F16, BF16} {
+		w := randomMatrix(t, newRand(19), typ, rows, cols)
+		for _, c := range []struct{ n, chunk int }{{1, streamChunkRows(rows, 2)}, {2, chunkRows(rows, 2)}} {
+			p.startJob(w, make([]float32, c.n*cols), c.n, current.Load())
+			if got, want := p.addPart(w, make([]float32, c.n*rows), 0, c.n, 0), rows/c.chunk; got != want {
+				t.Errorf("%v, %d activation rows: %d chunks, want %d", typ, c.n, got, want)
+			}
+		}
+	}
+}

@@ -127,7 +127,7 @@ func (p *Pool) startJob(w *Matrix, x []float32, n int, k *kernelSet) {
 func (p *Pool) addPart(w *Matrix, out []float32, x0, n, first int) int {
 	j := &p.mm
 	pt := mmPart{w: w, out: out, rows: chunkRows(w.Rows, p.threads), first: first, packed: w.packedFor(j.k), x0: x0, n: n}
-	if pt.packed && n <= groupOuterRows && j.k.gemm[w.layout].stream {
+	if pt.packed && n <= groupOuterRows && j.k.gemm[w.layout].stream || !pt.packed && n == 1 && w.halfType() {
 		pt.rows = streamChunkRows(w.Rows, p.threads)
 	}
 	if pt.packed {
@@ -183,9 +183,12 @@ func chunkRows(rows, threads int) int {
 }
 
 // streamChunkRows picks the rows per chunk of a packed matrix whose kernels
-// stream (gemmSet.stream) with few activation rows: about four chunks per
-// thread, at most 512 rows. Each chunk restarts the stream of weights from
-// memory and its prefetches, so fewer, longer chunks read faster.
+// stream (gemmSet.stream) with few activation rows, and of one activation
+// row over F16 or BF16 weights read in place (the half decode kernels also
+// ask for the weights ahead as they go): about four chunks per thread, at
+// most 512 rows. Each chunk restarts the stream of weights from memory and
+// its prefetches, and chunks taken in turn by the threads interleave their
+// streams, so fewer, longer chunks read faster.
 func streamChunkRows(rows, threads int) int {
 	return min(max(rows/(threads*4), 4), 512)
 }
@@ -350,3 +353,6 @@ func (p *Pool) floatRow(s *workerScratch, pt *mmPart, r int) {
 		pt.out[i*w.Rows+r] = dot(wr, j.x[i*cols:(i+1)*cols])
 	}
 }
+
+// halfType reports whether w holds F16 or BF16 weights.
+func (w *Matrix) halfType() bool { return w.Type == F16 || w.Type == BF16 }
