@@ -59,8 +59,9 @@ GLOBL nibbles0f<>(SB), RODATA|NOPTR, $32
 // Registers: SI weights, DI activations, CX pairs left, R9 xstride, R10
 // 3*xstride, DX out, R8 ostride in bytes, R11 the distance of PFF4. Y16
 // the group's scales, Y17/Y18 the row's lo/hi weights, Y19 the row's scale
-// products, Y20 scratch, Y21 the bit matrix of W4G, Y22–Y25 the corrections of the columns, Y26–Y29 the columns' scale
-// products, Y30 the scale transposition, Y31 the nibble mask.
+// products, Y20 scratch, Y21 the bit matrix of W4G, Y22–Y25 the
+// corrections of the columns, Y26–Y29 the columns' scale products, Y30 the
+// scale transposition, Y31 the nibble mask.
 
 // W4 loads the 64 nibbles of a Q4_0 row at OFF(SI) as lo/hi bytes.
 #define W4(OFF) \
