@@ -148,7 +148,7 @@ const halfAhead = 8 << 10
 // is one, else with the dot product kernels, in order, with the rows ahead
 // asked for (rowAhead); it reports false (having done nothing) for other
 // matrices or more activation rows.
-func (p *Pool) halfDecode(pt *mmPart, r0, r1 int) bool {
+func (p *Pool) halfDecode(s *workerScratch, pt *mmPart, r0, r1 int) bool {
 	j := &p.mm
 	w := pt.w
 	if j.n != 1 || w.Type != F16 && w.Type != BF16 {
@@ -157,7 +157,11 @@ func (p *Pool) halfDecode(pt *mmPart, r0, r1 int) bool {
 	x := j.x[:w.Cols]
 	if hs := j.k.halfKernels(w.Type); hs != nil && hs.decode != nil && w.Cols%8 == 0 {
 		rb := w.rowBytes()
-		j.k.prefetchRows(unsafe.Pointer(&w.Data[r0*rb]), 1, min((r1-r0)*rb, halfAhead), 0)
+		start := unsafe.Pointer(&w.Data[r0*rb])
+		if uintptr(start) != s.lastEnd { // else the last chunk's requests ran ahead into this one
+			j.k.prefetchRows(start, 1, min((r1-r0)*rb, halfAhead), 0)
+		}
+		s.lastEnd = uintptr(start) + uintptr((r1-r0)*rb)
 		hs.decode(&asU16(w.Data)[r0*w.Cols], &x[0], w.Cols, r1-r0, &pt.out[r0], halfAhead)
 		return true
 	}

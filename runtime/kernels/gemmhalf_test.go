@@ -118,19 +118,64 @@ func BenchmarkHalfGemm(b *testing.B) {
 	}
 }
 
-// TestHalfDecodeLongChunks checks that one activation row over F16 or BF16
-// weights is split into the long chunks of streamChunkRows, and several
-// rows into the short chunks of chunkRows.
-func TestHalfDecodeLongChunks(t *testing.T) {
+// TestHalfDecodeOwned checks that one activation row over F16 or BF16
+// weights is an owned job of halfOwnChunk-byte chunks, and several rows a
+// job of chunkRows' chunks taken in turn.
+func TestHalfDecodeOwned(t *testing.T) {
 	const rows, cols = 4096, 64
 	p := NewPool(2)
 	defer p.Close()
 	for _, typ := range []DType{F16, BF16} {
 		w := randomMatrix(t, newRand(19), typ, rows, cols)
-		for _, c := range []struct{ n, chunk int }{{1, streamChunkRows(rows, 2)}, {2, chunkRows(rows, 2)}} {
+		for _, c := range []struct {
+			n, chunk int
+			owned    bool
+		}{{1, halfOwnChunk / (cols * 2), true}, {2, chunkRows(rows, 2), false}} {
 			p.startJob(w, make([]float32, c.n*cols), c.n, current.Load())
 			if got, want := p.addPart(w, make([]float32, c.n*rows), 0, c.n, 0), rows/c.chunk; got != want {
 				t.Errorf("%v, %d activation rows: %d chunks, want %d", typ, c.n, got, want)
+			}
+			if got := p.mm.ownable(); got != c.owned {
+				t.Errorf("%v, %d activation rows: ownable = %v, want %v", typ, c.n, got, c.owned)
+			}
+		}
+		p.mm.parts = nil
+	}
+}
+
+// TestHalfDecodeOwnedSameResults runs one activation row over two F16 or
+// BF16 matrices (one job of two parts) in small owned chunks on 1, 2 and 3
+// threads, so that ranges cross parts and workers take from each other's
+// ranges, and wants the same bits each time, close to the float product.
+func TestHalfDecodeOwnedSameResults(t *testing.T) {
+	defer func(c int) { halfOwnChunk = c }(halfOwnChunk)
+	halfOwnChunk = 8 << 10
+	rng := newRand(23)
+	const cols = 1024
+	for _, typ := range []DType{F16, BF16} {
+		ws := []*Matrix{randomMatrix(t, rng, typ, 4099, cols), randomMatrix(t, rng, typ, 517, cols)}
+		x := randFloats(rng, cols, 1)
+		var first [][]float32
+		for _, threads := range []int{1, 2, 3} {
+			outs := [][]float32{make([]float32, 4099), make([]float32, 517)}
+			p := NewPool(threads)
+			for range 3 {
+				p.MatMuls(ws, x, 1, outs)
+			}
+			p.Close()
+			if first == nil {
+				first = outs
+				for i, w := range ws {
+					checkMatMul(t, w, dequantMatrix(w), x, 1, outs[i], matmulBound(typ))
+				}
+				continue
+			}
+			for i := range outs {
+				for r := range outs[i] {
+					if outs[i][r] != first[i][r] {
+						t.Fatalf("%v, %d threads: matrix %d row %d = %v, %v with 1 thread", typ, threads, i, r, outs[i][r], first[i][r])
+					}
+				}
 			}
 		}
 	}

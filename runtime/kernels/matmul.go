@@ -46,6 +46,9 @@ type workerScratch struct {
 	gs     []float32 // MLXAffine per-group sums
 	sc, bi []float32 // MLXAffine scales and biases of one row
 	wide   []float32 // F16 weight rows converted for halfSet.wide
+	// Where the last half decode chunk of the worker ended in its weights
+	// (halfDecode): a chunk that starts there needs no first requests.
+	lastEnd uintptr // an address only: it keeps nothing alive
 }
 
 // MatMul computes out[i*w.Rows + r] = Σ_k W[r,k] * x[i*w.Cols + k] for
@@ -127,8 +130,11 @@ func (p *Pool) startJob(w *Matrix, x []float32, n int, k *kernelSet) {
 func (p *Pool) addPart(w *Matrix, out []float32, x0, n, first int) int {
 	j := &p.mm
 	pt := mmPart{w: w, out: out, rows: chunkRows(w.Rows, p.threads), first: first, packed: w.packedFor(j.k), x0: x0, n: n}
-	if pt.packed && n <= groupOuterRows && j.k.gemm[w.layout].stream || !pt.packed && n == 1 && w.halfType() {
+	if pt.packed && n <= groupOuterRows && j.k.gemm[w.layout].stream {
 		pt.rows = streamChunkRows(w.Rows, p.threads)
+	}
+	if !pt.packed && n == 1 && w.halfType() {
+		pt.rows = max(halfOwnChunk/w.rowBytes(), 4)
 	}
 	if pt.packed {
 		unit := w.groupRows() // whole packed groups
@@ -146,10 +152,28 @@ func (p *Pool) runJob(chunks int) {
 	j := &p.mm
 	p.prepare(j)
 	p.kind = jobMatMul
+	p.owned = j.ownable()
 	p.run(int64(chunks))
+	p.owned = false
 	p.parts = j.parts[:0] // keeps memory the job grew
 	clear(j.parts)
 	j.parts, j.x = nil, nil
+}
+
+// ownable reports whether the job's chunks are best split into one
+// contiguous range per worker (Pool.claim): one activation row over F16 or
+// BF16 weights read in place, where every chunk is a stretch of weights
+// streamed from memory once and the decode kernel asks for the weights
+// ahead as it goes, so a worker whose chunks follow each other keeps one
+// stream running, where chunks taken in turn restart it every time.
+func (j *matmulJob) ownable() bool {
+	for i := range j.parts {
+		pt := &j.parts[i]
+		if pt.packed || pt.n != 1 || !pt.w.halfType() {
+			return false
+		}
+	}
+	return j.n == 1
 }
 
 // shareInput reports whether the matrices can be computed in one job: the
@@ -182,13 +206,17 @@ func chunkRows(rows, threads int) int {
 	return min(max(c, 4), 64)
 }
 
+// halfOwnChunk is the weight bytes of a chunk of one activation row over
+// F16 or BF16 weights. Such a job is owned (matmulJob.ownable): a worker's
+// chunks follow each other, so their size only sets how much a worker
+// done with its range takes from another's at a time.
+var halfOwnChunk = 128 << 10
+
 // streamChunkRows picks the rows per chunk of a packed matrix whose kernels
-// stream (gemmSet.stream) with few activation rows, and of one activation
-// row over F16 or BF16 weights read in place (the half decode kernels also
-// ask for the weights ahead as they go): about four chunks per thread, at
-// most 512 rows. Each chunk restarts the stream of weights from memory and
-// its prefetches, and chunks taken in turn by the threads interleave their
-// streams, so fewer, longer chunks read faster.
+// stream (gemmSet.stream) with few activation rows: about four chunks per
+// thread, at most 512 rows. Each chunk restarts the stream of weights from
+// memory and its prefetches, and chunks taken in turn by the threads
+// interleave their streams, so fewer, longer chunks read faster.
 func streamChunkRows(rows, threads int) int {
 	return min(max(rows/(threads*4), 4), 512)
 }
@@ -289,7 +317,7 @@ func (p *Pool) matmulChunk(s *workerScratch, c int) {
 		}
 		return
 	}
-	if p.halfChunk(s, pt, r0, r1) || p.halfDecode(pt, r0, r1) {
+	if p.halfChunk(s, pt, r0, r1) || p.halfDecode(s, pt, r0, r1) {
 		return
 	}
 	for r := r0; r < r1; r++ {

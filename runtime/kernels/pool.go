@@ -30,6 +30,8 @@ type Pool struct {
 	kind    jobKind
 	next    atomic.Int64
 	nchunks int64
+	owned   bool       // chunks are taken from per-worker ranges (ranges)
+	ranges  []ownRange // per worker id, for an owned job
 	fn      func(i int)
 	mm      matmulJob
 	parts   []mmPart         // the memory of mm.parts
@@ -60,7 +62,7 @@ const spinWait = 200 * time.Microsecond
 // NewPool starts a pool of threads workers (at least 1).
 func NewPool(threads int) *Pool {
 	threads = max(threads, 1)
-	p := &Pool{threads: threads, scratch: make([]*workerScratch, threads)}
+	p := &Pool{threads: threads, scratch: make([]*workerScratch, threads), ranges: make([]ownRange, threads)}
 	for i := range p.scratch {
 		p.scratch[i] = new(workerScratch)
 	}
@@ -102,10 +104,25 @@ func (p *Pool) Parallel(n int, fn func(i int)) {
 	p.fn = nil
 }
 
+// ownRange is the chunks [lo, hi) of an owned job that one worker has not
+// taken yet, as lo<<32 | hi, alone on its cache line: its owner takes from
+// the front and the others, once their own ranges are done, from the back.
+type ownRange struct {
+	v atomic.Uint64
+	_ [56]byte
+}
+
 // run executes nchunks chunks of the current job on all workers.
 func (p *Pool) run(nchunks int64) {
 	p.nchunks = nchunks
 	p.next.Store(0)
+	if p.owned {
+		t := int64(len(p.ranges))
+		for i := range p.ranges {
+			lo, hi := int64(i)*nchunks/t, int64(i+1)*nchunks/t
+			p.ranges[i].v.Store(uint64(lo)<<32 | uint64(hi))
+		}
+	}
 	if nchunks == 1 || len(p.workers) == 0 {
 		p.work(0)
 		return
@@ -181,8 +198,8 @@ func (p *Pool) await(seen uint64, w *poolWorker) uint64 {
 
 func (p *Pool) work(id int) {
 	for {
-		c := p.next.Add(1) - 1
-		if c >= p.nchunks {
+		c := p.claim(id)
+		if c < 0 {
 			return
 		}
 		switch p.kind {
@@ -192,6 +209,47 @@ func (p *Pool) work(id int) {
 			p.quantizeRow(int(c))
 		default:
 			p.matmulChunk(p.scratch[id], int(c))
+		}
+	}
+}
+
+// claim returns the next chunk for worker id, or -1 when none is left. A
+// job's chunks are otherwise taken in turn from one counter; an owned job's
+// come from the worker's own range first, so that each worker reads one
+// stretch of consecutive weights, and then from the back of the others'.
+func (p *Pool) claim(id int) int64 {
+	if !p.owned {
+		if c := p.next.Add(1) - 1; c < p.nchunks {
+			return c
+		}
+		return -1
+	}
+	if c, ok := p.ranges[id].take(false); ok {
+		return c
+	}
+	for k := 1; k < len(p.ranges); k++ {
+		if c, ok := p.ranges[(id+k)%len(p.ranges)].take(true); ok {
+			return c
+		}
+	}
+	return -1
+}
+
+// take removes the first chunk of the range (the last if back) and
+// returns it, or reports false when the range is empty.
+func (r *ownRange) take(back bool) (int64, bool) {
+	for {
+		v := r.v.Load()
+		lo, hi := int64(v>>32), int64(v&0xffffffff)
+		if lo >= hi {
+			return 0, false
+		}
+		c, nv := lo, uint64(lo+1)<<32|uint64(hi)
+		if back {
+			c, nv = hi-1, uint64(lo)<<32|uint64(hi-1)
+		}
+		if r.v.CompareAndSwap(v, nv) {
+			return c, true
 		}
 	}
 }

@@ -73,3 +73,35 @@ func TestParallelAcrossParking(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnedRunsEachChunkOnce runs owned jobs whose chunks sleep at random,
+// so that workers finish their own ranges at different times and take
+// from the others', and wants every chunk run exactly once.
+func TestOwnedRunsEachChunkOnce(t *testing.T) {
+	rng := newRand(29)
+	for _, threads := range []int{1, 2, 3} {
+		p := NewPool(threads)
+		for _, n := range []int{1, 2, 3, 7, 100} {
+			counts := make([]atomic.Int32, n)
+			sleeps := make([]time.Duration, n)
+			for i := range sleeps {
+				sleeps[i] = time.Duration(rng.IntN(200)) * time.Microsecond
+			}
+			p.mu.Lock()
+			p.kind, p.owned = jobParallel, true
+			p.fn = func(i int) {
+				time.Sleep(sleeps[i])
+				counts[i].Add(1)
+			}
+			p.run(int64(n))
+			p.owned, p.fn = false, nil
+			p.mu.Unlock()
+			for i := range counts {
+				if c := counts[i].Load(); c != 1 {
+					t.Fatalf("threads=%d n=%d: chunk %d ran %d times", threads, n, i, c)
+				}
+			}
+		}
+		p.Close()
+	}
+}
