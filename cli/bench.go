@@ -103,13 +103,21 @@ instead times the embedding of N inputs of -p tokens in one call.`,
 	addKVTypeFlag(f, &o.kvType)
 	f.BoolVar(&o.json, "json", false, "print a JSON list of results, like llama-bench -o json")
 	f.IntVar(&o.startup, "startup", 0, "time this many start-ups to the first token instead of the speed tests")
-	f.IntVar(&o.readMiB, "read-mib", 256, "MiB of the streaming-read bandwidth test (0 skips it)")
+	f.IntVar(&o.readMiB, "read-mib", defaultReadMiB(kernels.LastLevelCache()), "MiB of the streaming-read bandwidth test (0 skips it); the default is four times the last-level cache, at least 256")
 	f.IntVar(&o.embed, "embed", 0, "time embedding this many inputs of -p tokens instead of the speed tests")
 	addDeviceFlag(f)
 	registerBenchProfile(f, &o.cpuProfile)
 	cmd.AddCommand(newBenchServeCmd())
 	addSpecBench(cmd)
 	return cmd
+}
+
+// defaultReadMiB sizes the streaming-read test from the last-level cache
+// (llc bytes, 0 if unknown): four times it, so that the passes read from
+// memory and not from a cache that holds much of the buffer, at least 256
+// MiB and at most 4 GiB.
+func defaultReadMiB(llc int64) int {
+	return int(min(max(4*llc>>20, 256), 4<<10))
 }
 
 func runBench(ctx context.Context, w io.Writer, ref string, o benchOptions) error {

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 )
 
@@ -41,4 +43,47 @@ func countCores(cpuinfo []byte) int {
 		}
 	}
 	return len(seen)
+}
+
+// LastLevelCache returns the size in bytes of the CPU's last-level cache
+// as Linux describes it for CPU 0 (/sys/devices/system/cpu/cpu0/cache), or
+// 0 where it cannot tell.
+func LastLevelCache() int64 {
+	dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*")
+	var best, level int64
+	for _, d := range dirs {
+		l, err1 := os.ReadFile(filepath.Join(d, "level"))
+		s, err2 := os.ReadFile(filepath.Join(d, "size"))
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		lv, err := strconv.ParseInt(strings.TrimSpace(string(l)), 10, 64)
+		if size := parseCacheSize(string(s)); err == nil && size > 0 && lv >= level {
+			if lv > level {
+				best = 0
+			}
+			best, level = max(best, size), lv
+		}
+	}
+	return best
+}
+
+// parseCacheSize reads a cache size as sysfs writes it ("266240K", "2M",
+// "512"), in bytes; 0 if it is not one.
+func parseCacheSize(s string) int64 {
+	s = strings.TrimSpace(s)
+	mul := int64(1)
+	switch {
+	case strings.HasSuffix(s, "K"):
+		mul, s = 1<<10, s[:len(s)-1]
+	case strings.HasSuffix(s, "M"):
+		mul, s = 1<<20, s[:len(s)-1]
+	case strings.HasSuffix(s, "G"):
+		mul, s = 1<<30, s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 || n > 1<<40/mul {
+		return 0
+	}
+	return n * mul
 }
