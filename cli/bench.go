@@ -103,7 +103,7 @@ instead times the embedding of N inputs of -p tokens in one call.`,
 	addKVTypeFlag(f, &o.kvType)
 	f.BoolVar(&o.json, "json", false, "print a JSON list of results, like llama-bench -o json")
 	f.IntVar(&o.startup, "startup", 0, "time this many start-ups to the first token instead of the speed tests")
-	f.IntVar(&o.readMiB, "read-mib", defaultReadMiB(kernels.LastLevelCache()), "MiB of the streaming-read bandwidth test (0 skips it); the default is four times the last-level cache, at least 256")
+	f.IntVar(&o.readMiB, "read-mib", defaultReadMiB(kernels.LastLevelCache()), "MiB of the streaming-read bandwidth test (0 skips it); the default is four times the last-level cache, within 256 to 2048")
 	f.IntVar(&o.embed, "embed", 0, "time embedding this many inputs of -p tokens instead of the speed tests")
 	addDeviceFlag(f)
 	registerBenchProfile(f, &o.cpuProfile)
@@ -115,9 +115,9 @@ instead times the embedding of N inputs of -p tokens in one call.`,
 // defaultReadMiB sizes the streaming-read test from the last-level cache
 // (llc bytes, 0 if unknown): four times it, so that the passes read from
 // memory and not from a cache that holds much of the buffer, at least 256
-// MiB and at most 4 GiB.
+// MiB and at most 2 GiB (the test runs with the model still loaded).
 func defaultReadMiB(llc int64) int {
-	return int(min(max(4*llc>>20, 256), 4<<10))
+	return int(min(max((4*llc)>>20, 256), 2<<10))
 }
 
 func runBench(ctx context.Context, w io.Writer, ref string, o benchOptions) error {

@@ -130,7 +130,7 @@ func TestDefaultReadMiB(t *testing.T) {
 	for _, c := range []struct {
 		llc  int64
 		want int
-	}{{0, 256}, {32 << 20, 256}, {105 << 20, 420}, {266240 << 10, 1040}, {4 << 30, 4096}} {
+	}{{0, 256}, {32 << 20, 256}, {105 << 20, 420}, {266240 << 10, 1040}, {4 << 30, 2048}} {
 		if got := defaultReadMiB(c.llc); got != c.want {
 			t.Errorf("defaultReadMiB(%d) = %d, want %d", c.llc, got, c.want)
 		}

@@ -25,7 +25,7 @@ func runWithInput(t *testing.T, stdin string, args ...string) (string, error) {
 
 func TestBench(t *testing.T) {
 	model := fixture.Path(t, "gguf", "llama-tiny-Q8_0.gguf")
-	out, err := runWithInput(t, "", "bench", "-p", "16", "-n", "4", "-r", "2", "-t", "2", "--json", model)
+	out, err := runWithInput(t, "", "bench", "-p", "16", "-n", "4", "-r", "2", "-t", "2", "--read-mib", "4", "--json", model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestBenchDepth(t *testing.T) {
 	// position, as halves or as four 32-value blocks of 34 or 18 bytes.
 	perToken := map[string]int64{"f16": 512, "q8_0": 272, "q4_0": 144}
 	for _, kv := range []string{"f16", "q8_0", "q4_0"} {
-		out, err := runWithInput(t, "", "bench", "-p", "16", "-n", "3", "-d", "130", "-r", "2", "-t", "2", "--kv-type", kv, "--json", model)
+		out, err := runWithInput(t, "", "bench", "-p", "16", "-n", "3", "-d", "130", "-r", "2", "-t", "2", "--kv-type", kv, "--read-mib", "0", "--json", model)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,8 +3,8 @@ package kernels
 import (
 	"bufio"
 	"bytes"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -45,27 +45,70 @@ func countCores(cpuinfo []byte) int {
 	return len(seen)
 }
 
-// LastLevelCache returns the size in bytes of the CPU's last-level cache
-// as Linux describes it for CPU 0 (/sys/devices/system/cpu/cpu0/cache), or
-// 0 where it cannot tell.
+// LastLevelCache returns the bytes of last-level cache that the CPUs hold
+// together, as Linux describes its caches in sysfs: the size of one
+// instance times the number of instances (one per socket, or per core
+// complex on CPUs whose cores share their L3 by groups). It returns 0 where
+// it cannot tell.
 func LastLevelCache() int64 {
-	dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*")
-	var best, level int64
+	if runtime.GOOS != "linux" {
+		return 0
+	}
+	return lastLevelCache(os.DirFS("/sys/devices/system/cpu"))
+}
+
+// lastLevelCache reads the caches of cpu0 in fsys (a sysfs cpu
+// directory): the size of its highest level, times the online CPUs over
+// the CPUs that share that instance (shared_cpu_list); 0 if the highest
+// level has no readable size. Reading cpu0 alone keeps it to a few small
+// files, however many CPUs there are.
+func lastLevelCache(fsys fs.FS) int64 {
+	dirs, _ := fs.Glob(fsys, "cpu0/cache/index[0-9]*")
+	level, size, share := 0, int64(0), 0
 	for _, d := range dirs {
-		l, err1 := os.ReadFile(filepath.Join(d, "level"))
-		s, err2 := os.ReadFile(filepath.Join(d, "size"))
-		if err1 != nil || err2 != nil {
+		lv, err := strconv.Atoi(readTrim(fsys, d+"/level"))
+		if err != nil || lv < level {
 			continue
 		}
-		lv, err := strconv.ParseInt(strings.TrimSpace(string(l)), 10, 64)
-		if size := parseCacheSize(string(s)); err == nil && size > 0 && lv >= level {
-			if lv > level {
-				best = 0
-			}
-			best, level = max(best, size), lv
+		if lv > level {
+			level, size, share = lv, 0, 0
 		}
+		size = max(size, parseCacheSize(readTrim(fsys, d+"/size")))
+		share = max(share, cpuListCount(readTrim(fsys, d+"/shared_cpu_list")))
 	}
-	return best
+	if online := cpuListCount(readTrim(fsys, "online")); share > 0 && online > share {
+		return size * int64(online/share)
+	}
+	return size
+}
+
+// cpuListCount counts the CPUs of a sysfs CPU list ("0-15,32-47", "3");
+// 0 if it is not one.
+func cpuListCount(list string) int {
+	n := 0
+	for part := range strings.SplitSeq(list, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := a, error(nil)
+		if isRange {
+			b, err2 = strconv.Atoi(hi)
+		}
+		if err1 != nil || err2 != nil || a < 0 || b < a {
+			return 0
+		}
+		n += b - a + 1
+	}
+	return n
+}
+
+// readTrim returns the file's text without surrounding space, "" if it
+// cannot be read.
+func readTrim(fsys fs.FS, name string) string {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
 }
 
 // parseCacheSize reads a cache size as sysfs writes it ("266240K", "2M",

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -157,26 +158,31 @@ func TestHalfDecodeOwnedSameResults(t *testing.T) {
 		x := randFloats(rng, cols, 1)
 		var first [][]float32
 		for _, threads := range []int{1, 2, 3} {
-			outs := [][]float32{make([]float32, 4099), make([]float32, 517)}
 			p := NewPool(threads)
-			for range 3 {
-				p.MatMuls(ws, x, 1, outs)
-			}
-			p.Close()
-			if first == nil {
-				first = outs
-				for i, w := range ws {
-					checkMatMul(t, w, dequantMatrix(w), x, 1, outs[i], matmulBound(typ))
+			for call := range 3 {
+				outs := [][]float32{make([]float32, 4099), make([]float32, 517)}
+				for _, o := range outs {
+					for r := range o {
+						o[r] = float32(math.NaN()) // a chunk not run stays NaN
+					}
 				}
-				continue
-			}
-			for i := range outs {
-				for r := range outs[i] {
-					if outs[i][r] != first[i][r] {
-						t.Fatalf("%v, %d threads: matrix %d row %d = %v, %v with 1 thread", typ, threads, i, r, outs[i][r], first[i][r])
+				p.MatMuls(ws, x, 1, outs)
+				if first == nil {
+					first = outs
+					for i, w := range ws {
+						checkMatMul(t, w, dequantMatrix(w), x, 1, outs[i], matmulBound(typ))
+					}
+					continue
+				}
+				for i := range outs {
+					for r := range outs[i] {
+						if outs[i][r] != first[i][r] {
+							t.Fatalf("%v, %d threads, call %d: matrix %d row %d = %v, %v with 1 thread", typ, threads, call, i, r, outs[i][r], first[i][r])
+						}
 					}
 				}
 			}
+			p.Close()
 		}
 	}
 }

@@ -30,7 +30,7 @@ type Pool struct {
 	kind    jobKind
 	next    atomic.Int64
 	nchunks int64
-	owned   bool       // chunks are taken from per-worker ranges (ranges)
+	owned   bool       // the job under way takes its chunks from ranges (run)
 	ranges  []ownRange // per worker id, for an owned job
 	fn      func(i int)
 	mm      matmulJob
@@ -100,7 +100,7 @@ func (p *Pool) Parallel(n int, fn func(i int)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.kind, p.fn = jobParallel, fn
-	p.run(int64(n))
+	p.run(int64(n), false)
 	p.fn = nil
 }
 
@@ -112,20 +112,22 @@ type ownRange struct {
 	_ [56]byte
 }
 
-// run executes nchunks chunks of the current job on all workers.
-func (p *Pool) run(nchunks int64) {
+// run executes nchunks chunks of the current job on all workers: taken in
+// turn from one counter, or when owned from one contiguous range per
+// worker (claim).
+func (p *Pool) run(nchunks int64, owned bool) {
 	p.nchunks = nchunks
 	p.next.Store(0)
-	if p.owned {
-		t := int64(len(p.ranges))
-		for i := range p.ranges {
-			lo, hi := int64(i)*nchunks/t, int64(i+1)*nchunks/t
-			p.ranges[i].v.Store(uint64(lo)<<32 | uint64(hi))
-		}
-	}
 	if nchunks == 1 || len(p.workers) == 0 {
+		p.owned = false // the caller alone takes them in order
 		p.work(0)
 		return
+	}
+	// Ranges hold chunk numbers in 32 bits; a matrix has far fewer chunks
+	// (maxElems elements, at least 4 rows of them per chunk).
+	p.owned = owned && nchunks < 1<<32
+	if p.owned {
+		p.splitRanges(nchunks)
 	}
 	p.pending.Store(int64(len(p.workers)))
 	p.gen.Add(1) // publishes the job fields to the workers that see it
@@ -210,6 +212,16 @@ func (p *Pool) work(id int) {
 		default:
 			p.matmulChunk(p.scratch[id], int(c))
 		}
+	}
+}
+
+// splitRanges gives each worker an equal contiguous range of the chunks
+// [0, nchunks), in worker order.
+func (p *Pool) splitRanges(nchunks int64) {
+	t := int64(len(p.ranges))
+	for i := range p.ranges {
+		lo, hi := int64(i)*nchunks/t, int64(i+1)*nchunks/t
+		p.ranges[i].v.Store(uint64(lo)<<32 | uint64(hi))
 	}
 }
 

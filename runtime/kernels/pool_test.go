@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,25 +23,6 @@ func TestParallelRunsEachIndexOnce(t *testing.T) {
 			}
 		}
 		p.Close()
-	}
-}
-
-func TestCountCores(t *testing.T) {
-	tests := []struct {
-		name, text string
-		want       int
-	}{
-		{"hyperthreads", "processor\t: 0\nphysical id\t: 0\ncore id\t\t: 0\n\nprocessor\t: 1\nphysical id\t: 0\ncore id\t\t: 0\n\nprocessor\t: 2\nphysical id\t: 0\ncore id\t\t: 1\n", 2},
-		{"two sockets", "physical id : 0\ncore id : 0\nphysical id : 1\ncore id : 0\n", 2},
-		{"no core ids", "processor : 0\nprocessor : 1\n", 0},
-	}
-	for _, tt := range tests {
-		if got := countCores([]byte(tt.text)); got != tt.want {
-			t.Errorf("%s: countCores = %d, want %d", tt.name, got, tt.want)
-		}
-	}
-	if n := PhysicalCores(); n < 1 {
-		t.Errorf("PhysicalCores() = %d", n)
 	}
 }
 
@@ -76,32 +58,73 @@ func TestParallelAcrossParking(t *testing.T) {
 
 // TestOwnedRunsEachChunkOnce runs owned jobs whose chunks sleep at random,
 // so that workers finish their own ranges at different times and take
-// from the others', and wants every chunk run exactly once.
+// from the others', and wants every chunk run exactly once; also on a
+// closed pool, where the caller runs them all.
 func TestOwnedRunsEachChunkOnce(t *testing.T) {
 	rng := newRand(29)
 	for _, threads := range []int{1, 2, 3} {
-		p := NewPool(threads)
-		for _, n := range []int{1, 2, 3, 7, 100} {
-			counts := make([]atomic.Int32, n)
-			sleeps := make([]time.Duration, n)
-			for i := range sleeps {
-				sleeps[i] = time.Duration(rng.IntN(200)) * time.Microsecond
+		for _, closed := range []bool{false, true} {
+			p := NewPool(threads)
+			if closed {
+				p.Close()
 			}
-			p.mu.Lock()
-			p.kind, p.owned = jobParallel, true
-			p.fn = func(i int) {
-				time.Sleep(sleeps[i])
-				counts[i].Add(1)
-			}
-			p.run(int64(n))
-			p.owned, p.fn = false, nil
-			p.mu.Unlock()
-			for i := range counts {
-				if c := counts[i].Load(); c != 1 {
-					t.Fatalf("threads=%d n=%d: chunk %d ran %d times", threads, n, i, c)
+			for _, n := range []int{1, 2, 3, 7, 100} {
+				counts := make([]atomic.Int32, n)
+				sleeps := make([]time.Duration, n)
+				for i := range sleeps {
+					sleeps[i] = time.Duration(rng.IntN(200)) * time.Microsecond
+				}
+				p.mu.Lock()
+				p.kind = jobParallel
+				p.fn = func(i int) {
+					time.Sleep(sleeps[i])
+					counts[i].Add(1)
+				}
+				p.run(int64(n), true)
+				p.fn = nil
+				p.mu.Unlock()
+				for i := range counts {
+					if c := counts[i].Load(); c != 1 {
+						t.Fatalf("threads=%d closed=%v n=%d: chunk %d ran %d times", threads, closed, n, i, c)
+					}
 				}
 			}
+			p.Close()
 		}
-		p.Close()
+	}
+}
+
+// TestClaimOrder checks the order in which one worker takes the chunks of
+// an owned job: its own range from the front, then the others' from the
+// back, the next worker's first.
+func TestClaimOrder(t *testing.T) {
+	p := NewPool(3)
+	defer p.Close()
+	p.mu.Lock() // keeps the idle workers out: no job is published
+	defer p.mu.Unlock()
+	p.owned = true
+	defer func() { p.owned = false }()
+	p.splitRanges(10) // [0,3) [3,6) [6,10)
+	var got []int64
+	for c := p.claim(1); c >= 0; c = p.claim(1) {
+		got = append(got, c)
+	}
+	want := []int64{3, 4, 5, 9, 8, 7, 6, 2, 1, 0}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("worker 1 took %v, want %v", got, want)
+	}
+	var r ownRange
+	if _, ok := r.take(false); ok {
+		t.Error("take from an empty range succeeded")
+	}
+	r.v.Store(5<<32 | 7)
+	if c, ok := r.take(true); !ok || c != 6 {
+		t.Errorf("take(back) = %d, %v; want 6", c, ok)
+	}
+	if c, ok := r.take(false); !ok || c != 5 {
+		t.Errorf("take(front) = %d, %v; want 5", c, ok)
+	}
+	if _, ok := r.take(true); ok {
+		t.Error("take after the range emptied succeeded")
 	}
 }
